@@ -1,0 +1,49 @@
+package dev.riffle.local;
+
+import static dev.riffle.local.FlussRows.append;
+import static dev.riffle.local.FlussRows.readLog;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Path;
+import java.util.List;
+import java.util.stream.Collectors;
+import java.util.stream.IntStream;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.types.DataTypes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** With three tablet servers, a table replicated three times survives losing one of them. */
+class ReplicationFailoverIT {
+
+    @Test
+    void replicatedTableStaysWritableAndReadableWhenATabletServerStops(@TempDir Path dataDir) throws Exception {
+        TablePath path = TablePath.of("ha", "events");
+        try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).tabletServers(3).start();
+                Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
+                Admin admin = connection.getAdmin()) {
+            assertThat(cluster.runningTabletServers()).containsExactly(0, 1, 2);
+            admin.createDatabase("ha", DatabaseDescriptor.EMPTY, false).get();
+            Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING()).build();
+            admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(3).build(), false).get();
+            TableInfo info = admin.getTableInfo(path).get();
+            // Three tablet servers make replication factor 3 the default.
+            assertThat(info.getProperties().toMap()).containsEntry("table.replication.factor", "3");
+
+            append(connection, path, 0, 300);
+            cluster.stopTabletServer(1);
+            assertThat(cluster.runningTabletServers()).containsExactly(0, 2);
+            append(connection, path, 300, 600);
+
+            List<String> expected = IntStream.range(0, 600).mapToObj(i -> i + ":name-" + i).collect(Collectors.toList());
+            assertThat(readLog(connection, path, 3, 600)).containsExactlyInAnyOrderElementsOf(expected);
+        }
+    }
+}
