@@ -1,0 +1,37 @@
+package dev.riffle.cli;
+
+import dev.riffle.cli.local.LocalCommand;
+import java.io.PrintWriter;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+
+/** The {@code riffle} command. */
+@Command(
+        name = "riffle",
+        mixinStandardHelpOptions = true,
+        versionProvider = RiffleVersion.class,
+        description = "SQL, HTTP and Arrow over Apache Fluss streams and their Apache Paimon lake.",
+        subcommands = {LocalCommand.class, CommandLine.HelpCommand.class})
+public final class RiffleCli implements Runnable {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    public static void main(String[] args) {
+        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+    }
+
+    /** Runs one command line and returns its exit code; the entry point for tests too. */
+    public static int run(String[] args, PrintWriter out, PrintWriter err) {
+        CommandLine commandLine = new CommandLine(new RiffleCli());
+        commandLine.setOut(out);
+        commandLine.setErr(err);
+        commandLine.setParameterExceptionHandler(new UsageErrorHandler());
+        commandLine.setExecutionExceptionHandler(new FailureHandler());
+        return commandLine.execute(args);
+    }
+
+    @Override
+    public void run() {
+        spec.commandLine().usage(spec.commandLine().getOut());
+    }
+}

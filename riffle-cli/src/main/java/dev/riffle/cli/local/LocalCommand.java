@@ -1,0 +1,110 @@
+package dev.riffle.cli.local;
+
+import dev.riffle.local.LocalCluster;
+import dev.riffle.local.LocalService;
+import java.io.PrintWriter;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.ServiceLoader;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Option;
+import picocli.CommandLine.Spec;
+import picocli.CommandLine.Model.CommandSpec;
+
+/**
+ * {@code riffle local}: an embedded Fluss cluster with a Paimon lake, plus every
+ * {@link LocalService} on the classpath, until Ctrl-C or SIGTERM.
+ */
+@Command(name = "local", mixinStandardHelpOptions = true,
+        description = "Run Fluss (ZooKeeper, coordinator, tablet servers) with a Paimon lake in this process.")
+public final class LocalCommand implements Callable<Integer> {
+
+    @Option(names = "--data-dir", paramLabel = "DIR",
+            description = "Where data lives; kept across restarts (default: ${DEFAULT-VALUE}).",
+            defaultValue = "${user.home}/.riffle/local")
+    Path dataDir;
+
+    @Option(names = "--tablet-servers", paramLabel = "N", defaultValue = "1",
+            description = "Number of tablet servers (default: ${DEFAULT-VALUE}; with 3 or more, tables are replicated 3 times).")
+    int tabletServers;
+
+    @Option(names = "--port", paramLabel = "PORT", defaultValue = "9123",
+            description = "Coordinator port, the bootstrap address of clients (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    int port;
+
+    @Option(names = "--no-lake", description = "Run without the Paimon lake.")
+    boolean noLake;
+
+    @Spec
+    CommandSpec spec;
+
+    @Override
+    public Integer call() throws Exception {
+        if (tabletServers < 1) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--tablet-servers must be at least 1, got " + tabletServers);
+        }
+        if (port < 0 || port > 65535) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--port must be between 0 and 65535, got " + port);
+        }
+        Path dir = dataDir.toAbsolutePath().normalize();
+        Path logFile = dir.resolve("logs").resolve("riffle.log");
+        // Before the first logger exists, so that Fluss's and Paimon's logs land beside the data.
+        if (logFile.getParent().toFile().mkdirs() || logFile.getParent().toFile().isDirectory()) {
+            System.setProperty("riffle.log.file", logFile.toString());
+        }
+        PrintWriter out = spec.commandLine().getOut();
+        CountDownLatch stop = new CountDownLatch(1);
+
+        long started = System.nanoTime();
+        try (LocalCluster cluster = LocalCluster.builder()
+                .dataDir(dir).tabletServers(tabletServers).coordinatorPort(port).lakeEnabled(!noLake)
+                .start()) {
+            List<LocalService.Running> services = new ArrayList<>();
+            Map<String, String> addresses = new LinkedHashMap<>();
+            addresses.put("Fluss bootstrap servers", cluster.bootstrapServers());
+            addresses.put("Tablet servers", Integer.toString(tabletServers));
+            addresses.put("Data directory", dir.toString());
+            if (cluster.lakeEnabled()) {
+                addresses.put("Paimon warehouse", cluster.lakeWarehouse().toUri().toString());
+            }
+            ShutdownSignals.onStop(stop::countDown);
+            try {
+                for (LocalService service : ServiceLoader.load(LocalService.class)) {
+                    LocalService.Running running = service.start(cluster, Map.of());
+                    services.add(running);
+                    addresses.putAll(running.addresses());
+                }
+                addresses.put("Log file", logFile.toString());
+                printReady(out, addresses, cluster.bootstrapServers(), System.nanoTime() - started);
+                stop.await();
+                out.println("Stopping...");
+                out.flush();
+            } finally {
+                for (int i = services.size() - 1; i >= 0; i--) {
+                    services.get(i).close();
+                }
+            }
+        }
+        out.println("Stopped.");
+        out.flush();
+        return 0;
+    }
+
+    private static void printReady(PrintWriter out, Map<String, String> addresses, String bootstrap, long nanos) {
+        out.printf("Riffle local is up in %.1f s%n", nanos / 1e9);
+        int width = addresses.keySet().stream().mapToInt(String::length).max().orElse(0);
+        addresses.forEach((name, value) -> out.printf("  %-" + width + "s  %s%n", name, value));
+        out.println();
+        out.println("Next: connect a Fluss client to " + bootstrap + ", or read a table with");
+        out.println("  bin/riffle read DB.TABLE --bootstrap-servers " + bootstrap);
+        out.println("Press Ctrl-C to stop.");
+        out.flush();
+    }
+}

@@ -1,0 +1,76 @@
+package dev.riffle.cli;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/** {@code riffle local} as a user runs it: a separate JVM, a Fluss client, then SIGTERM. */
+class LocalCommandIT {
+    private static final Pattern BOOTSTRAP = Pattern.compile("Fluss bootstrap servers\\s+(\\S+)");
+
+    @Test
+    void acceptsAFlussClientWithin20SecondsAndStopsCleanlyOnSigterm(@TempDir Path dataDir) throws Exception {
+        Path stdout = dataDir.resolveSibling(dataDir.getFileName() + "-stdout.txt");
+        Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0"))
+                .redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
+        try {
+            long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+            String bootstrap = null;
+            while (bootstrap == null && System.nanoTime() < deadline && process.isAlive()) {
+                Matcher m = BOOTSTRAP.matcher(Files.readString(stdout, UTF_8));
+                if (m.find()) {
+                    bootstrap = m.group(1);
+                } else {
+                    Thread.sleep(100); // polling a child's output file; no event to wait on
+                }
+            }
+            assertThat(bootstrap).as("bootstrap address printed within 20 s; output:%n%s", Files.readString(stdout, UTF_8))
+                    .isNotNull();
+
+            Configuration conf = new Configuration();
+            conf.setString("bootstrap.servers", bootstrap);
+            try (Connection connection = ConnectionFactory.createConnection(conf); Admin admin = connection.getAdmin()) {
+                admin.createDatabase("from_client", DatabaseDescriptor.EMPTY, false).get(20, TimeUnit.SECONDS);
+                assertThat(admin.listDatabases().get(20, TimeUnit.SECONDS)).contains("fluss", "from_client");
+            }
+            long stopAsked = System.nanoTime();
+            process.destroy(); // SIGTERM
+            assertThat(process.waitFor(90, TimeUnit.SECONDS)).as("stopped within 90 s").isTrue();
+            assertThat(process.exitValue()).as("exit code after SIGTERM; output:%n%s", Files.readString(stdout, UTF_8))
+                    .isZero();
+            assertThat(Files.readString(stdout, UTF_8)).contains("Stopped.").doesNotContain("Exception");
+            System.out.printf("riffle local stopped %.1f s after SIGTERM%n", (System.nanoTime() - stopAsked) / 1e9);
+        } finally {
+            process.destroyForcibly();
+        }
+    }
+
+    private static List<String> javaCommand(String... args) {
+        List<String> command = new ArrayList<>();
+        command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+        command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
+        // The CLI's own logging setup (logback.xml), not the tests' console logging.
+        command.add("-Dlogback.configurationFile=logback.xml");
+        command.add("-cp");
+        command.add(System.getProperty("java.class.path"));
+        command.add(RiffleCli.class.getName());
+        command.addAll(List.of(args));
+        return command;
+    }
+
+
+}
