@@ -1,0 +1,10 @@
+package dev.riffle.core.fetch;
+
+/** A bucket that cannot be read: the message names the table, the bucket, the offset and why. */
+public final class FetchException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    public FetchException(String message) {
+        super(message);
+    }
+}

@@ -1,0 +1,348 @@
+package dev.riffle.core.fetch;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.log.LogBatchHeader;
+import dev.riffle.core.log.LogRecordsParser;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Collection;
+import java.util.HashMap;
+import java.util.HashSet;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.client.metadata.MetadataUpdater;
+import org.apache.fluss.cluster.BucketLocation;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.rpc.gateway.TabletServerGateway;
+import org.apache.fluss.rpc.messages.FetchLogRequest;
+import org.apache.fluss.rpc.messages.FetchLogResponse;
+import org.apache.fluss.rpc.messages.PbFetchLogReqForTable;
+import org.apache.fluss.rpc.messages.PbFetchLogRespForBucket;
+import org.apache.fluss.rpc.messages.PbFetchLogRespForTable;
+import org.apache.fluss.rpc.protocol.Errors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Fetches raw log record batches of one table from the bucket leaders with FetchLog RPCs, and
+ * hands them over undecoded.
+ *
+ * <p>This is the part of Fluss's {@code LogFetcher} that Riffle needs, minus the conversion to
+ * rows: one request in flight per leader, each covering every assigned bucket that leader holds.
+ * The fetch position of a bucket moves forward when a response arrives (its batch headers say
+ * where the next fetch starts), so the next request can go out while the caller still decodes
+ * the previous one. Buffered responses are bounded by {@link Config#maxBufferedBytes()}.
+ *
+ * <p>Not thread-safe for callers: one thread assigns, unassigns and polls. Responses complete on
+ * the RPC client's threads and hand over through this object's monitor.
+ */
+public final class LogFetcher implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(LogFetcher.class);
+    private static final int CLIENT_FOLLOWER_ID = -1;
+
+    /** Request sizing. The defaults suit bounded reads of whole tables. */
+    public record Config(int maxBytes, int maxBytesPerBucket, int maxWaitMs, long maxBufferedBytes) {
+        public static final Config DEFAULT = new Config(8 << 20, 4 << 20, 500, 24L << 20);
+
+        public Config {
+            if (maxBytes <= 0 || maxBytesPerBucket <= 0 || maxWaitMs < 0 || maxBufferedBytes <= 0) {
+                throw new IllegalArgumentException("fetch sizes must be positive: " + this);
+            }
+        }
+    }
+
+    private final MetadataUpdater metadata;
+    private final TablePath tablePath;
+    private final long tableId;
+    private final Optional<int[]> projectedFields;
+    private final Config config;
+
+    // Guarded by this.
+    private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
+    private final Map<TableBucket, Long> generations = new HashMap<>();
+    private final Set<Integer> leadersInFlight = new HashSet<>();
+    private final Set<TableBucket> bucketsInFlight = new HashSet<>();
+    private final Set<TableBucket> needMetadata = new HashSet<>();
+    private final ArrayDeque<FetchedRecords> completed = new ArrayDeque<>();
+    private final List<RuntimeException> failures = new ArrayList<>();
+    private long bufferedBytes;
+    private long nextGeneration;
+    private boolean closed;
+
+    /**
+     * @param projectedFields field positions to project on the server, strictly ascending; empty
+     *     for every column
+     */
+    public LogFetcher(FlussConnection connection, TableInfo table, Optional<int[]> projectedFields, Config config) {
+        this.metadata = requireNonNull(connection, "connection is null").getMetadataUpdater();
+        this.tablePath = requireNonNull(table, "table is null").getTablePath();
+        this.tableId = table.getTableId();
+        this.projectedFields = requireNonNull(projectedFields, "projectedFields is null").map(int[]::clone);
+        this.config = requireNonNull(config, "config is null");
+    }
+
+    /** Starts (or restarts) fetching a bucket at an offset; data already fetched for it is dropped. */
+    public synchronized void assign(TableBucket bucket, long offset) {
+        requireNonNull(bucket, "bucket is null");
+        if (offset < 0) {
+            throw new IllegalArgumentException("offset must be >= 0, got " + offset + " for " + bucket);
+        }
+        dropBuffered(bucket);
+        positions.put(bucket, offset);
+        generations.put(bucket, nextGeneration++);
+    }
+
+    /** Stops fetching a bucket; data already fetched for it is dropped. */
+    public synchronized void unassign(TableBucket bucket) {
+        dropBuffered(bucket);
+        positions.remove(bucket);
+        generations.remove(bucket);
+        needMetadata.remove(bucket);
+    }
+
+    public synchronized Set<TableBucket> assigned() {
+        return Set.copyOf(positions.keySet());
+    }
+
+    /** The offset the next fetch of a bucket starts at, if the bucket is assigned. */
+    public synchronized Optional<Long> position(TableBucket bucket) {
+        return Optional.ofNullable(positions.get(bucket));
+    }
+
+    /**
+     * Sends fetches for assigned buckets that have none in flight, then returns what has arrived,
+     * waiting up to {@code timeout} for the first response. Returns an empty list on timeout.
+     *
+     * @throws FetchException when a bucket cannot be read (offset out of range, no permission,
+     *     data only in remote storage, ...)
+     */
+    public List<FetchedRecords> poll(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        refreshMetadataIfNeeded();
+        synchronized (this) {
+            while (true) {
+                throwFailures();
+                sendFetches();
+                if (!completed.isEmpty()) {
+                    List<FetchedRecords> result = new ArrayList<>(completed);
+                    completed.clear();
+                    bufferedBytes = 0;
+                    sendFetches(); // the buffer has room again
+                    return result;
+                }
+                long remaining = deadline - System.nanoTime();
+                if (remaining <= 0 || closed) {
+                    return List.of();
+                }
+                if (!needMetadata.isEmpty()) {
+                    return List.of(); // the caller polls again, and the refresh happens outside the lock
+                }
+                TimeUnit.NANOSECONDS.timedWait(this, remaining);
+            }
+        }
+    }
+
+    @Override
+    public synchronized void close() {
+        closed = true;
+        positions.clear();
+        generations.clear();
+        completed.clear();
+        bufferedBytes = 0;
+        notifyAll();
+    }
+
+    private void refreshMetadataIfNeeded() {
+        Set<TableBucket> buckets;
+        synchronized (this) {
+            if (needMetadata.isEmpty()) {
+                return;
+            }
+            buckets = new HashSet<>(needMetadata);
+        }
+        Set<Long> partitions = new HashSet<>();
+        for (TableBucket bucket : buckets) {
+            partitions.add(bucket.getPartitionId());
+        }
+        for (Long partitionId : partitions) {
+            try {
+                metadata.updateTableOrPartitionMetadata(tablePath, partitionId);
+            } catch (RuntimeException e) {
+                LOG.debug("Metadata refresh for {} (partition {}) failed; will retry", tablePath, partitionId, e);
+            }
+        }
+        synchronized (this) {
+            needMetadata.removeAll(buckets);
+        }
+    }
+
+    private void sendFetches() {
+        if (closed || bufferedBytes >= config.maxBufferedBytes()) {
+            return;
+        }
+        Map<Integer, List<TableBucket>> byLeader = new LinkedHashMap<>();
+        for (TableBucket bucket : positions.keySet()) {
+            if (bucketsInFlight.contains(bucket) || needMetadata.contains(bucket)) {
+                continue;
+            }
+            Optional<Integer> leader = metadata.getBucketLocation(bucket).map(BucketLocation::getLeader);
+            if (leader.isEmpty()) {
+                needMetadata.add(bucket);
+                continue;
+            }
+            if (!leadersInFlight.contains(leader.get())) {
+                byLeader.computeIfAbsent(leader.get(), l -> new ArrayList<>()).add(bucket);
+            }
+        }
+        byLeader.forEach(this::sendFetch);
+    }
+
+    private void sendFetch(int leader, List<TableBucket> buckets) {
+        TabletServerGateway gateway = metadata.newTabletServerClientForNode(leader);
+        if (gateway == null) {
+            needMetadata.addAll(buckets);
+            return;
+        }
+        FetchLogRequest request = new FetchLogRequest()
+                .setFollowerServerId(CLIENT_FOLLOWER_ID)
+                .setMaxBytes(config.maxBytes())
+                .setMaxWaitMs(config.maxWaitMs())
+                .setMinBytes(1);
+        PbFetchLogReqForTable tableRequest = request.addTablesReq()
+                .setTableId(tableId)
+                .setProjectionPushdownEnabled(projectedFields.isPresent());
+        projectedFields.ifPresent(tableRequest::setProjectedFields);
+        Map<TableBucket, Request> sent = new HashMap<>();
+        for (TableBucket bucket : buckets) {
+            long offset = positions.get(bucket);
+            var bucketRequest = tableRequest.addBucketsReq()
+                    .setBucketId(bucket.getBucket())
+                    .setFetchOffset(offset)
+                    .setMaxFetchBytes(config.maxBytesPerBucket());
+            if (bucket.getPartitionId() != null) {
+                bucketRequest.setPartitionId(bucket.getPartitionId());
+            }
+            sent.put(bucket, new Request(offset, generations.get(bucket)));
+        }
+        leadersInFlight.add(leader);
+        bucketsInFlight.addAll(buckets);
+        gateway.fetchLog(request).whenComplete((response, error) -> onResponse(leader, sent, response, error));
+    }
+
+    private synchronized void onResponse(int leader, Map<TableBucket, Request> sent, FetchLogResponse response,
+            Throwable error) {
+        leadersInFlight.remove(leader);
+        bucketsInFlight.removeAll(sent.keySet());
+        try {
+            if (error != null) {
+                LOG.debug("FetchLog to tablet server {} failed; refreshing metadata", leader, error);
+                needMetadata.addAll(sent.keySet());
+                return;
+            }
+            for (PbFetchLogRespForTable tableResponse : response.getTablesRespsList()) {
+                for (PbFetchLogRespForBucket bucketResponse : tableResponse.getBucketsRespsList()) {
+                    TableBucket bucket = new TableBucket(tableResponse.getTableId(),
+                            bucketResponse.hasPartitionId() ? bucketResponse.getPartitionId() : null,
+                            bucketResponse.getBucketId());
+                    Request request = sent.get(bucket);
+                    if (request != null && isCurrent(bucket, request)) {
+                        onBucketResponse(bucket, request.offset(), bucketResponse);
+                    }
+                }
+            }
+        } catch (RuntimeException e) {
+            failures.add(e);
+        } finally {
+            notifyAll();
+        }
+    }
+
+    private boolean isCurrent(TableBucket bucket, Request request) {
+        // A bucket reassigned or dropped while its fetch was in flight ignores the old answer.
+        return request.generation() == generations.getOrDefault(bucket, -1L)
+                && positions.getOrDefault(bucket, -1L) == request.offset();
+    }
+
+    private void onBucketResponse(TableBucket bucket, long fetchOffset, PbFetchLogRespForBucket response) {
+        if (response.hasErrorCode() && response.getErrorCode() != Errors.NONE.code()) {
+            Errors error = Errors.forCode(response.getErrorCode());
+            String message = response.hasErrorMessage() ? response.getErrorMessage() : error.message();
+            switch (error) {
+                case NOT_LEADER_OR_FOLLOWER:
+                case LOG_STORAGE_EXCEPTION:
+                case STORAGE_EXCEPTION:
+                case FENCED_LEADER_EPOCH_EXCEPTION:
+                case UNKNOWN_TABLE_OR_BUCKET_EXCEPTION:
+                case UNKNOWN_SERVER_ERROR:
+                case LEADER_NOT_AVAILABLE_EXCEPTION:
+                    LOG.debug("Fetch of {} at {} failed with {}: {}; retrying", bucket, fetchOffset, error, message);
+                    needMetadata.add(bucket);
+                    return;
+                default:
+                    failures.add(new FetchException(describe(bucket) + " cannot be read at offset " + fetchOffset
+                            + ": " + message + " (" + error.name() + ")"));
+                    return;
+            }
+        }
+        if (response.hasRemoteLogFetchInfo()) {
+            failures.add(new FetchException(describe(bucket) + " at offset " + fetchOffset
+                    + " is only in Fluss remote storage (" + response.getRemoteLogFetchInfo().getRemoteLogTabletDir()
+                    + "); reading remote log segments is not supported yet: start at a later offset"));
+            return;
+        }
+        if (!response.hasRecords() || response.getRecordsSize() == 0) {
+            return;
+        }
+        ByteBuffer records = response.getRecordsSlice().nioBuffer();
+        List<LogBatchHeader> batches = LogRecordsParser.parse(records);
+        if (batches.isEmpty()) {
+            return;
+        }
+        long next = Math.max(fetchOffset, batches.get(batches.size() - 1).nextOffset());
+        positions.put(bucket, next);
+        long highWatermark = response.hasHighWatermark() ? response.getHighWatermark() : -1L;
+        completed.add(new FetchedRecords(bucket, fetchOffset, records, batches, highWatermark));
+        bufferedBytes += records.remaining();
+    }
+
+    private void dropBuffered(TableBucket bucket) {
+        completed.removeIf(fetched -> {
+            if (fetched.bucket().equals(bucket)) {
+                bufferedBytes -= fetched.records().remaining();
+                return true;
+            }
+            return false;
+        });
+    }
+
+    private void throwFailures() {
+        if (!failures.isEmpty()) {
+            RuntimeException first = failures.get(0);
+            failures.clear();
+            throw first;
+        }
+    }
+
+    private String describe(TableBucket bucket) {
+        return "Bucket " + bucket.getBucket()
+                + (bucket.getPartitionId() == null ? "" : " of partition id " + bucket.getPartitionId())
+                + " of table " + tablePath;
+    }
+
+    /** Unassigns every bucket in {@code buckets}. */
+    public synchronized void unassignAll(Collection<TableBucket> buckets) {
+        List.copyOf(buckets).forEach(this::unassign);
+    }
+
+    private record Request(long offset, long generation) {}
+}

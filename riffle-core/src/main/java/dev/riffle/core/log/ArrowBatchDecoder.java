@@ -1,0 +1,99 @@
+package dev.riffle.core.log;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.ReadableByteChannel;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorLoader;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ReadChannel;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
+import org.apache.arrow.vector.ipc.message.MessageSerializer;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * Decodes the Arrow part of a Fluss log batch into vectors of Riffle's Arrow.
+ *
+ * <p>Fluss writes each batch as one Arrow IPC record batch message (no schema message, buffers
+ * compressed with ZSTD by default) after its header. The schema comes from the table; its buffer
+ * layout must match the writer's, which {@code ArrowTypeMapping} guarantees.
+ */
+public final class ArrowBatchDecoder {
+    private final BufferAllocator allocator;
+    private final Schema schema;
+
+    public ArrowBatchDecoder(BufferAllocator allocator, Schema schema) {
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.schema = requireNonNull(schema, "schema is null");
+    }
+
+    public Schema schema() {
+        return schema;
+    }
+
+    /** A new root, owned by the caller, holding the rows of {@code header}'s batch. */
+    public VectorSchemaRoot decode(ByteBuffer records, LogBatchHeader header) {
+        ByteBuffer arrow = records.duplicate();
+        arrow.limit(header.arrowPosition() + header.arrowLength());
+        arrow.position(header.arrowPosition());
+        ArrowRecordBatch batch;
+        try {
+            batch = MessageSerializer.deserializeRecordBatch(new ReadChannel(new ByteBufferChannel(arrow)), allocator);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot read the Arrow data of the batch at offset " + header.baseOffset(), e);
+        }
+        if (batch == null) {
+            throw new CorruptLogException("The batch at offset " + header.baseOffset() + " has no Arrow record batch");
+        }
+        try (batch) {
+            if (batch.getLength() != header.recordCount()) {
+                throw new CorruptLogException("The batch at offset " + header.baseOffset() + " declares "
+                        + header.recordCount() + " records but its Arrow data holds " + batch.getLength());
+            }
+            VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+            try {
+                new VectorLoader(root, FlussCompression.INSTANCE).load(batch);
+            } catch (RuntimeException e) {
+                root.close();
+                throw e;
+            }
+            return root;
+        }
+    }
+
+    /** Reads a heap or direct ByteBuffer without copying it first. */
+    private static final class ByteBufferChannel implements ReadableByteChannel {
+        private final ByteBuffer source;
+        private boolean open = true;
+
+        ByteBufferChannel(ByteBuffer source) {
+            this.source = source;
+        }
+
+        @Override
+        public int read(ByteBuffer target) {
+            if (!source.hasRemaining()) {
+                return -1;
+            }
+            int n = Math.min(source.remaining(), target.remaining());
+            ByteBuffer chunk = source.duplicate();
+            chunk.limit(chunk.position() + n);
+            target.put(chunk);
+            source.position(source.position() + n);
+            return n;
+        }
+
+        @Override
+        public boolean isOpen() {
+            return open;
+        }
+
+        @Override
+        public void close() {
+            open = false;
+        }
+    }
+}

@@ -1,0 +1,126 @@
+package dev.riffle.core.read;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.ListOffsetsResult;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
+
+/** Turns start and stop specifications into offsets per bucket, asking the bucket leaders once. */
+final class OffsetsResolver {
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private final Admin admin;
+    private final TableInfo table;
+
+    OffsetsResolver(Admin admin, TableInfo table) {
+        this.admin = requireNonNull(admin, "admin is null");
+        this.table = requireNonNull(table, "table is null");
+    }
+
+    Map<TableBucket, Long> start(StartingOffsets spec, List<ScopedBucket> scope) {
+        if (spec instanceof StartingOffsets.AtTimestamp at) {
+            return list(scope, new OffsetSpec.TimestampSpec(at.epochMillis()), "the start timestamp " + at.epochMillis());
+        }
+        Map<TableBucket, Long> earliest = list(scope, new OffsetSpec.EarliestSpec(), "the earliest offsets");
+        if (spec instanceof StartingOffsets.Explicit explicit) {
+            Map<TableBucket, Long> given = byBucket(explicit.offsets(), scope, "start");
+            Map<TableBucket, Long> result = new LinkedHashMap<>(earliest);
+            given.forEach((bucket, offset) -> {
+                long first = earliest.get(bucket);
+                if (offset < first) {
+                    throw new IllegalArgumentException("Start offset " + offset + " for bucket " + describe(bucket, scope)
+                            + " of " + table.getTablePath() + " is below the bucket's earliest offset " + first);
+                }
+                result.put(bucket, offset);
+            });
+            return result;
+        }
+        return earliest;
+    }
+
+    Map<TableBucket, Long> stop(StoppingOffsets spec, List<ScopedBucket> scope) {
+        if (spec instanceof StoppingOffsets.AtTimestamp at) {
+            return list(scope, new OffsetSpec.TimestampSpec(at.epochMillis()), "the stop timestamp " + at.epochMillis());
+        }
+        if (spec instanceof StoppingOffsets.Explicit explicit) {
+            Map<TableBucket, Long> given = byBucket(explicit.offsets(), scope, "stop");
+            for (ScopedBucket bucket : scope) {
+                if (!given.containsKey(bucket.bucket())) {
+                    throw new IllegalArgumentException("No stop offset for bucket " + bucket.ref() + " of "
+                            + table.getTablePath() + ", which the read covers; give one for every bucket read "
+                            + scopeRefs(scope));
+                }
+            }
+            return given;
+        }
+        return list(scope, new OffsetSpec.LatestSpec(), "the latest offsets");
+    }
+
+    private Map<TableBucket, Long> byBucket(Map<BucketRef, Long> offsets, List<ScopedBucket> scope, String kind) {
+        Map<BucketRef, TableBucket> known = new HashMap<>();
+        scope.forEach(b -> known.put(b.ref(), b.bucket()));
+        Map<TableBucket, Long> result = new LinkedHashMap<>();
+        offsets.forEach((ref, offset) -> {
+            TableBucket bucket = known.get(ref);
+            if (bucket == null) {
+                throw new IllegalArgumentException("A " + kind + " offset is given for bucket " + ref + " of "
+                        + table.getTablePath() + ", which the read does not cover; it covers " + scopeRefs(scope));
+            }
+            result.put(bucket, offset);
+        });
+        return result;
+    }
+
+    private Map<TableBucket, Long> list(List<ScopedBucket> scope, OffsetSpec spec, String what) {
+        Map<Optional<String>, List<Integer>> byPartition = new LinkedHashMap<>();
+        Map<Optional<String>, Long> partitionIds = new HashMap<>();
+        for (ScopedBucket b : scope) {
+            byPartition.computeIfAbsent(b.partitionName(), p -> new ArrayList<>()).add(b.bucket().getBucket());
+            partitionIds.put(b.partitionName(), b.bucket().getPartitionId());
+        }
+        Map<TableBucket, Long> result = new LinkedHashMap<>();
+        for (Map.Entry<Optional<String>, List<Integer>> entry : byPartition.entrySet()) {
+            ListOffsetsResult offsets = entry.getKey().isPresent()
+                    ? admin.listOffsets(table.getTablePath(), entry.getKey().get(), entry.getValue(), spec)
+                    : admin.listOffsets(table.getTablePath(), entry.getValue(), spec);
+            Map<Integer, Long> found;
+            try {
+                found = offsets.all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while listing " + what + " of " + table.getTablePath());
+            } catch (ExecutionException e) {
+                Throwable cause = e.getCause() == null ? e : e.getCause();
+                throw new IllegalArgumentException("Cannot list " + what + " of " + table.getTablePath()
+                        + entry.getKey().map(p -> " partition " + p).orElse("") + ": " + cause.getMessage(), cause);
+            } catch (TimeoutException e) {
+                throw new IllegalStateException("Listing " + what + " of " + table.getTablePath() + " timed out");
+            }
+            Long partitionId = partitionIds.get(entry.getKey());
+            found.forEach((bucket, offset) ->
+                    result.put(new TableBucket(table.getTableId(), partitionId, bucket), offset));
+        }
+        return result;
+    }
+
+    private static String describe(TableBucket bucket, List<ScopedBucket> scope) {
+        return scope.stream().filter(b -> b.bucket().equals(bucket)).findFirst()
+                .map(b -> b.ref().toString()).orElse(bucket.toString());
+    }
+
+    private static List<String> scopeRefs(List<ScopedBucket> scope) {
+        return scope.stream().map(b -> b.ref().toString()).toList();
+    }
+}

@@ -1,0 +1,47 @@
+package dev.riffle.core.read;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Map;
+
+/**
+ * Where a bounded read starts in each bucket.
+ *
+ * <pre>{@code
+ * read().from(StartingOffsets.timestamp(Instant.parse("2024-06-01T00:00:00Z").toEpochMilli()))
+ * }</pre>
+ */
+public sealed interface StartingOffsets {
+
+    /** The first offset each bucket still holds. */
+    static StartingOffsets earliest() {
+        return Earliest.INSTANCE;
+    }
+
+    /** The first record committed at or after {@code epochMillis} in each bucket. */
+    static StartingOffsets timestamp(long epochMillis) {
+        return new AtTimestamp(epochMillis);
+    }
+
+    /** Given offsets; buckets that are not listed start at the earliest offset. */
+    static StartingOffsets explicit(Map<BucketRef, Long> offsets) {
+        return new Explicit(offsets);
+    }
+
+    enum Earliest implements StartingOffsets {
+        INSTANCE
+    }
+
+    record AtTimestamp(long epochMillis) implements StartingOffsets {}
+
+    record Explicit(Map<BucketRef, Long> offsets) implements StartingOffsets {
+        public Explicit {
+            offsets = Map.copyOf(requireNonNull(offsets, "offsets is null"));
+            offsets.forEach((bucket, offset) -> {
+                if (offset < 0) {
+                    throw new IllegalArgumentException("Start offset for bucket " + bucket + " must be >= 0, got " + offset);
+                }
+            });
+        }
+    }
+}

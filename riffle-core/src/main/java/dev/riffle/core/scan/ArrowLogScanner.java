@@ -1,0 +1,399 @@
+package dev.riffle.core.scan;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.fetch.FetchedRecords;
+import dev.riffle.core.fetch.LogFetcher;
+import dev.riffle.core.log.ArrowBatchDecoder;
+import dev.riffle.core.log.LogBatchHeader;
+import dev.riffle.core.types.ArrowTypeMapping;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.TimeStampMilliTZVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.types.RowType;
+
+/**
+ * An unbounded scanner over a Fluss table's log that returns Arrow batches: the Arrow
+ * counterpart of Fluss's {@code LogScanner}. Subscribe buckets at offsets, then {@link #poll}.
+ * Fluss stores and ships the log as Arrow already; this scanner decodes those batches straight
+ * into vectors, with no detour through rows.
+ *
+ * <pre>{@code
+ * try (ArrowLogScanner scanner = riffle.table("shop.orders").read().columns("id", "amount").createScanner()) {
+ *     scanner.subscribe(0, 0L);
+ *     for (LogBatch batch : scanner.poll(Duration.ofSeconds(1))) {
+ *         try (batch) {
+ *             System.out.println(batch.bucket() + " @" + batch.baseOffset() + ": " + batch.rowCount());
+ *         }
+ *     }
+ * }
+ * }</pre>
+ *
+ * <p>For a read that ends, create a {@link dev.riffle.core.read.BoundedLogReader} on the scanner.
+ * While one is active the scanner belongs to it: subscribing, unsubscribing, polling or creating
+ * a second reader fails until the reader is closed.
+ *
+ * <p>With {@code changelogColumns}, every batch ends with {@code _change_type} ({@code +A} for
+ * log tables; {@code +I}, {@code -U}, {@code +U}, {@code -D} for primary-key tables),
+ * {@code _log_offset} and {@code _commit_timestamp}.
+ *
+ * <p>Memory: batches come from a child allocator of the one given; the scanner closes it, so close
+ * every batch before the scanner. Not thread-safe: use a scanner from one thread.
+ */
+public final class ArrowLogScanner implements AutoCloseable {
+    public static final String CHANGE_TYPE_COLUMN = "_change_type";
+    public static final String LOG_OFFSET_COLUMN = "_log_offset";
+    public static final String COMMIT_TIMESTAMP_COLUMN = "_commit_timestamp";
+
+    private final FlussConnection connection;
+    private final TableInfo table;
+    private final Projection projection;
+    private final boolean changelogColumns;
+    private final BufferAllocator allocator;
+    private final LogFetcher fetcher;
+    private final ArrowBatchDecoder decoder;
+    private final Schema schema;
+    private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
+    private final Map<Long, String> partitionNames = new HashMap<>();
+    private Object owner;
+    private boolean closed;
+
+    /**
+     * @param allocator the parent of the scanner's own allocator
+     * @throws IllegalArgumentException for a primary-key table without {@code changelogColumns}
+     *     (its log is a changelog: rows alone would be wrong), or a table whose log format is not
+     *     Arrow
+     */
+    public ArrowLogScanner(FlussConnection connection, TableInfo table, Projection projection,
+            boolean changelogColumns, BufferAllocator allocator, LogFetcher.Config fetchConfig) {
+        this.connection = requireNonNull(connection, "connection is null");
+        this.table = requireNonNull(table, "table is null");
+        this.projection = requireNonNull(projection, "projection is null");
+        this.changelogColumns = changelogColumns;
+        if (table.hasPrimaryKey() && !changelogColumns) {
+            throw new IllegalArgumentException("Table " + table.getTablePath() + " has a primary key "
+                    + table.getPrimaryKeys() + ": its log is a changelog of upserts and deletes, not a list of rows."
+                    + " Read it with the changelog reader (read().changelog(), or --changelog on the command line)");
+        }
+        String logFormat = String.valueOf(table.getTableConfig().getLogFormat());
+        if (!"ARROW".equals(logFormat)) {
+            throw new IllegalArgumentException("Table " + table.getTablePath() + " uses log format " + logFormat
+                    + "; Riffle reads tables whose log format is ARROW (the Fluss default)");
+        }
+        this.allocator = requireNonNull(allocator, "allocator is null")
+                .newChildAllocator("scanner " + table.getTablePath(), 0, Long.MAX_VALUE);
+        RowType fetched = projection.fetchedRowType();
+        this.decoder = new ArrowBatchDecoder(this.allocator, ArrowTypeMapping.toArrowSchema(fetched));
+        this.fetcher = new LogFetcher(connection, table, projection.serverProjection(), fetchConfig);
+        this.schema = outputSchema(decoder.schema(), projection, changelogColumns);
+    }
+
+    /** The schema of every batch this scanner returns. */
+    public Schema schema() {
+        return schema;
+    }
+
+    public TableInfo table() {
+        return table;
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    /** Subscribes a bucket of a non-partitioned table, starting at {@code offset}. */
+    public void subscribe(int bucket, long offset) {
+        if (table.isPartitioned()) {
+            throw new IllegalArgumentException("Table " + table.getTablePath()
+                    + " is partitioned: subscribe with a partition id");
+        }
+        subscribe(new TableBucket(table.getTableId(), bucket), offset);
+    }
+
+    /** Subscribes a bucket of one partition, starting at {@code offset}. */
+    public void subscribe(long partitionId, int bucket, long offset) {
+        if (!table.isPartitioned()) {
+            throw new IllegalArgumentException("Table " + table.getTablePath() + " is not partitioned");
+        }
+        subscribe(new TableBucket(table.getTableId(), partitionId, bucket), offset);
+    }
+
+    /** Subscribes a bucket, or moves an existing subscription to {@code offset}. */
+    public void subscribe(TableBucket bucket, long offset) {
+        checkUsable("subscribe");
+        requireNonNull(bucket, "bucket is null");
+        if (bucket.getTableId() != table.getTableId()) {
+            throw new IllegalArgumentException(bucket + " is not a bucket of table " + table.getTablePath());
+        }
+        if (bucket.getBucket() < 0 || bucket.getBucket() >= table.getNumBuckets()) {
+            throw new IllegalArgumentException("Bucket " + bucket.getBucket() + " does not exist: table "
+                    + table.getTablePath() + " has buckets 0.." + (table.getNumBuckets() - 1));
+        }
+        if (offset < 0) {
+            throw new IllegalArgumentException("Offset must be >= 0, got " + offset + " for bucket " + bucket.getBucket());
+        }
+        positions.put(bucket, offset);
+        fetcher.assign(bucket, offset);
+    }
+
+    public void unsubscribe(TableBucket bucket) {
+        checkUsable("unsubscribe");
+        removeSubscription(bucket);
+    }
+
+    /** Subscribed buckets and the offset each will return next. */
+    public Map<TableBucket, Long> subscriptions() {
+        return Map.copyOf(positions);
+    }
+
+    /**
+     * Returns the batches that arrived, waiting up to {@code timeout} for some. An empty list means
+     * nothing arrived in time. Every returned batch must be closed by the caller.
+     */
+    public List<LogBatch> poll(Duration timeout) throws InterruptedException {
+        checkUsable("poll");
+        return pollBatches(timeout);
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        fetcher.close();
+        positions.clear();
+        allocator.close();
+    }
+
+    // ---- used by the bounded reader that owns this scanner for a while ----
+
+    /** Gives the scanner to {@code reader} until {@link #release}; fails if another reader has it. */
+    public void acquire(Object reader) {
+        requireNonNull(reader, "reader is null");
+        if (closed) {
+            throw new IllegalStateException("The scanner of " + table.getTablePath() + " is closed");
+        }
+        if (owner != null) {
+            throw new IllegalStateException("The scanner of " + table.getTablePath()
+                    + " already has an active bounded reader; close that reader first");
+        }
+        owner = reader;
+    }
+
+    public void release(Object reader) {
+        if (owner == reader) {
+            owner = null;
+        }
+    }
+
+    /** Polls on behalf of the reader that holds the scanner. */
+    public List<LogBatch> pollAsOwner(Object reader, Duration timeout) throws InterruptedException {
+        checkOwner(reader);
+        return pollBatches(timeout);
+    }
+
+    /** Unsubscribes on behalf of the reader that holds the scanner. */
+    public void unsubscribeAsOwner(Object reader, TableBucket bucket) {
+        checkOwner(reader);
+        removeSubscription(bucket);
+    }
+
+    private void removeSubscription(TableBucket bucket) {
+        positions.remove(bucket);
+        fetcher.unassign(bucket);
+    }
+
+    private void checkOwner(Object reader) {
+        if (owner != reader) {
+            throw new IllegalStateException("This reader no longer holds the scanner of " + table.getTablePath());
+        }
+        if (closed) {
+            throw new IllegalStateException("The scanner of " + table.getTablePath() + " is closed");
+        }
+    }
+
+    private void checkUsable(String action) {
+        if (closed) {
+            throw new IllegalStateException("Cannot " + action + ": the scanner of " + table.getTablePath() + " is closed");
+        }
+        if (owner != null) {
+            throw new IllegalStateException("Cannot " + action + " while a bounded reader is active on the scanner of "
+                    + table.getTablePath() + "; close the reader first");
+        }
+    }
+
+    private List<LogBatch> pollBatches(Duration timeout) throws InterruptedException {
+        long deadline = System.nanoTime() + timeout.toNanos();
+        while (true) {
+            List<FetchedRecords> fetched = fetcher.poll(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            List<LogBatch> batches = new ArrayList<>();
+            try {
+                for (FetchedRecords records : fetched) {
+                    decodeInto(records, batches);
+                }
+            } catch (RuntimeException e) {
+                batches.forEach(LogBatch::close);
+                throw e;
+            }
+            // Responses that held only empty batches still move positions: return so the caller sees it.
+            if (!batches.isEmpty() || !fetched.isEmpty() || System.nanoTime() >= deadline) {
+                return batches;
+            }
+        }
+    }
+
+    private void decodeInto(FetchedRecords records, List<LogBatch> out) {
+        TableBucket bucket = records.bucket();
+        Long position = positions.get(bucket);
+        if (position == null || position != records.fetchOffset()) {
+            return; // unsubscribed or moved since this was fetched
+        }
+        Optional<String> partition = partitionName(bucket);
+        long next = position;
+        for (LogBatchHeader header : records.batches()) {
+            next = Math.max(next, header.nextOffset());
+            if (header.recordCount() == 0 || header.lastOffset() < position) {
+                continue;
+            }
+            if (header.schemaId() != table.getSchemaId()) {
+                throw new UnsupportedOperationException("Bucket " + bucket.getBucket() + " of " + table.getTablePath()
+                        + " holds rows written with schema id " + header.schemaId() + " at offset " + header.baseOffset()
+                        + ", but the table now has schema id " + table.getSchemaId()
+                        + "; reading across schema changes is not supported yet");
+            }
+            VectorSchemaRoot root = outputRoot(decoder.decode(records.records(), header), records, header);
+            LogBatch batch = new LogBatch(bucket, partition, header.baseOffset(), header.commitTimestamp(), root);
+            int skip = (int) Math.max(0, position - header.baseOffset());
+            if (skip > 0) {
+                try (batch) {
+                    out.add(batch.slice(skip, batch.rowCount() - skip));
+                }
+            } else {
+                out.add(batch);
+            }
+        }
+        positions.put(bucket, next);
+    }
+
+    private VectorSchemaRoot outputRoot(VectorSchemaRoot fetched, FetchedRecords records, LogBatchHeader header) {
+        List<FieldVector> vectors = new ArrayList<>(schema.getFields().size());
+        List<FieldVector> fetchedVectors = fetched.getFieldVectors();
+        for (int index : projection.outputOrder()) {
+            vectors.add(fetchedVectors.get(index));
+        }
+        int rows = fetched.getRowCount();
+        if (changelogColumns) {
+            try {
+                vectors.add(changeTypes(records, header, rows));
+                vectors.add(logOffsets(header, rows));
+                vectors.add(commitTimestamps(header, rows));
+            } catch (RuntimeException e) {
+                vectors.forEach(FieldVector::close);
+                fetchedVectors.forEach(FieldVector::close);
+                throw e;
+            }
+        }
+        VectorSchemaRoot root = new VectorSchemaRoot(schema.getFields(), vectors, rows);
+        return root;
+    }
+
+    private FieldVector changeTypes(FetchedRecords records, LogBatchHeader header, int rows) {
+        VarCharVector vector = (VarCharVector) schema.findField(CHANGE_TYPE_COLUMN).createVector(allocator);
+        vector.allocateNew(2L * rows, rows);
+        for (int i = 0; i < rows; i++) {
+            byte type = header.appendOnly()
+                    ? ChangeTypes.APPEND_ONLY
+                    : records.records().get(header.changeTypesPosition() + i);
+            vector.set(i, ChangeTypes.shortString(type));
+        }
+        vector.setValueCount(rows);
+        return vector;
+    }
+
+    private FieldVector logOffsets(LogBatchHeader header, int rows) {
+        BigIntVector vector = (BigIntVector) schema.findField(LOG_OFFSET_COLUMN).createVector(allocator);
+        vector.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+            vector.set(i, header.baseOffset() + i);
+        }
+        vector.setValueCount(rows);
+        return vector;
+    }
+
+    private FieldVector commitTimestamps(LogBatchHeader header, int rows) {
+        TimeStampMilliTZVector vector =
+                (TimeStampMilliTZVector) schema.findField(COMMIT_TIMESTAMP_COLUMN).createVector(allocator);
+        vector.allocateNew(rows);
+        for (int i = 0; i < rows; i++) {
+            vector.set(i, header.commitTimestamp());
+        }
+        vector.setValueCount(rows);
+        return vector;
+    }
+
+    private Optional<String> partitionName(TableBucket bucket) {
+        Long partitionId = bucket.getPartitionId();
+        if (partitionId == null) {
+            return Optional.empty();
+        }
+        String name = partitionNames.get(partitionId);
+        if (name == null) {
+            try {
+                for (PartitionInfo info : connection.getOrCreateAdmin().listPartitionInfos(table.getTablePath())
+                        .get(30, TimeUnit.SECONDS)) {
+                    partitionNames.put(info.getPartitionId(), info.getPartitionName());
+                }
+            } catch (Exception e) {
+                throw new IllegalStateException("Cannot list the partitions of " + table.getTablePath(), e);
+            }
+            name = partitionNames.get(partitionId);
+        }
+        return Optional.ofNullable(name);
+    }
+
+    /** Known partition names, so a reader that already listed them saves a round trip. */
+    public void knowPartition(long partitionId, String name) {
+        partitionNames.put(partitionId, requireNonNull(name, "name is null"));
+    }
+
+    private static Schema outputSchema(Schema fetched, Projection projection, boolean changelogColumns) {
+        List<Field> fields = new ArrayList<>();
+        for (int index : projection.outputOrder()) {
+            fields.add(fetched.getFields().get(index));
+        }
+        if (changelogColumns) {
+            for (Field field : fields) {
+                if (field.getName().equals(CHANGE_TYPE_COLUMN) || field.getName().equals(LOG_OFFSET_COLUMN)
+                        || field.getName().equals(COMMIT_TIMESTAMP_COLUMN)) {
+                    throw new IllegalArgumentException("Column " + field.getName()
+                            + " clashes with a changelog column Riffle adds; leave it out of the projection");
+                }
+            }
+            fields.add(new Field(CHANGE_TYPE_COLUMN, FieldType.notNullable(ArrowType.Utf8.INSTANCE), null));
+            fields.add(new Field(LOG_OFFSET_COLUMN, FieldType.notNullable(new ArrowType.Int(64, true)), null));
+            fields.add(new Field(COMMIT_TIMESTAMP_COLUMN,
+                    FieldType.notNullable(new ArrowType.Timestamp(org.apache.arrow.vector.types.TimeUnit.MILLISECOND, "UTC")), null));
+        }
+        return new Schema(fields);
+    }
+}

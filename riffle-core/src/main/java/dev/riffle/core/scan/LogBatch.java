@@ -1,0 +1,56 @@
+package dev.riffle.core.scan;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.fluss.metadata.TableBucket;
+
+/**
+ * Rows of one bucket as an Arrow batch, with where they came from. The batch owns its
+ * {@link VectorSchemaRoot}: close it when done (before closing the reader or scanner it came from).
+ *
+ * <p>Row {@code i} of the batch is the record at log offset {@code baseOffset + i} for log tables
+ * and for changelogs: batches never skip offsets inside, and slicing keeps that true.
+ *
+ * @param bucket the bucket (with its partition id for partitioned tables)
+ * @param partitionName the partition's name, for partitioned tables
+ * @param baseOffset log offset of the first row
+ * @param commitTimestamp when the leader appended these rows, milliseconds since the epoch
+ * @param root the rows; {@code root.getRowCount()} is never 0
+ */
+public record LogBatch(TableBucket bucket, Optional<String> partitionName, long baseOffset, long commitTimestamp,
+        VectorSchemaRoot root) implements AutoCloseable {
+
+    public LogBatch {
+        requireNonNull(bucket, "bucket is null");
+        requireNonNull(partitionName, "partitionName is null");
+        requireNonNull(root, "root is null");
+    }
+
+    public int rowCount() {
+        return root.getRowCount();
+    }
+
+    /** The offset after the last row. */
+    public long endOffset() {
+        return baseOffset + root.getRowCount();
+    }
+
+    /**
+     * Rows {@code [from, from + length)} as a new batch that owns its own buffers (shared with this
+     * one where Arrow can, copied where it cannot). This batch stays valid and must still be closed.
+     */
+    public LogBatch slice(int from, int length) {
+        if (from < 0 || length <= 0 || from + length > rowCount()) {
+            throw new IndexOutOfBoundsException("slice [" + from + ", " + (from + length) + ") of a batch of "
+                    + rowCount() + " rows");
+        }
+        return new LogBatch(bucket, partitionName, baseOffset + from, commitTimestamp, root.slice(from, length));
+    }
+
+    @Override
+    public void close() {
+        root.close();
+    }
+}
