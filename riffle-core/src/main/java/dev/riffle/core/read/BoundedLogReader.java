@@ -122,6 +122,11 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
         return reader;
     }
 
+    /** The stop offset of every bucket the reader covers, captured at creation (exclusive). */
+    public Map<TableBucket, Long> stopOffsets() {
+        return tracker.stops();
+    }
+
     /** The schema of every batch. */
     public Schema schema() {
         return scanner.schema();
