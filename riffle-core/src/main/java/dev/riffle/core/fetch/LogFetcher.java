@@ -38,7 +38,8 @@ import org.slf4j.LoggerFactory;
  * hands them over undecoded.
  *
  * <p>This is the part of Fluss's {@code LogFetcher} that Riffle needs, minus the conversion to
- * rows: one request in flight per leader, each covering every assigned bucket that leader holds.
+ * rows. Unlike Fluss's fetcher, which keeps one request in flight per leader, it spreads a
+ * leader's buckets over {@link Config#requestsPerLeader()} concurrent requests.
  * The fetch position of a bucket moves forward when a response arrives (its batch headers say
  * where the next fetch starts), so the next request can go out while the caller still decodes
  * the previous one. Buffered responses are bounded by {@link Config#maxBufferedBytes()}.
@@ -50,12 +51,19 @@ public final class LogFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogFetcher.class);
     private static final int CLIENT_FOLLOWER_ID = -1;
 
-    /** Request sizing. The defaults suit bounded reads of whole tables. */
-    public record Config(int maxBytes, int maxBytesPerBucket, int maxWaitMs, long maxBufferedBytes) {
-        public static final Config DEFAULT = new Config(8 << 20, 4 << 20, 500, 24L << 20);
+    /**
+     * Request sizing. The defaults suit bounded reads of whole tables.
+     *
+     * @param requestsPerLeader how many FetchLog requests may be in flight to one tablet server;
+     *     the buckets it leads are spread over them, so the server works on several at once
+     */
+    public record Config(int maxBytes, int maxBytesPerBucket, int maxWaitMs, long maxBufferedBytes,
+            int requestsPerLeader) {
+        public static final Config DEFAULT = new Config(8 << 20, 4 << 20, 500, 24L << 20, 2);
 
         public Config {
-            if (maxBytes <= 0 || maxBytesPerBucket <= 0 || maxWaitMs < 0 || maxBufferedBytes <= 0) {
+            if (maxBytes <= 0 || maxBytesPerBucket <= 0 || maxWaitMs < 0 || maxBufferedBytes <= 0
+                    || requestsPerLeader <= 0) {
                 throw new IllegalArgumentException("fetch sizes must be positive: " + this);
             }
         }
@@ -70,7 +78,7 @@ public final class LogFetcher implements AutoCloseable {
     // Guarded by this.
     private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
     private final Map<TableBucket, Long> generations = new HashMap<>();
-    private final Set<Integer> leadersInFlight = new HashSet<>();
+    private final Map<Integer, Integer> requestsInFlight = new HashMap<>();
     private final Set<TableBucket> bucketsInFlight = new HashSet<>();
     private final Set<TableBucket> needMetadata = new HashSet<>();
     private final ArrayDeque<FetchedRecords> completed = new ArrayDeque<>();
@@ -200,11 +208,21 @@ public final class LogFetcher implements AutoCloseable {
                 needMetadata.add(bucket);
                 continue;
             }
-            if (!leadersInFlight.contains(leader.get())) {
+            if (requestsInFlight.getOrDefault(leader.get(), 0) < config.requestsPerLeader()) {
                 byLeader.computeIfAbsent(leader.get(), l -> new ArrayList<>()).add(bucket);
             }
         }
-        byLeader.forEach(this::sendFetch);
+        byLeader.forEach((leader, buckets) -> {
+            int requests = Math.min(buckets.size(), config.requestsPerLeader() - requestsInFlight.getOrDefault(leader, 0));
+            List<List<TableBucket>> groups = new ArrayList<>();
+            for (int i = 0; i < requests; i++) {
+                groups.add(new ArrayList<>());
+            }
+            for (int i = 0; i < buckets.size(); i++) {
+                groups.get(i % requests).add(buckets.get(i));
+            }
+            groups.forEach(group -> sendFetch(leader, group));
+        });
     }
 
     private void sendFetch(int leader, List<TableBucket> buckets) {
@@ -234,14 +252,21 @@ public final class LogFetcher implements AutoCloseable {
             }
             sent.put(bucket, new Request(offset, generations.get(bucket)));
         }
-        leadersInFlight.add(leader);
+        requestsInFlight.merge(leader, 1, Integer::sum);
         bucketsInFlight.addAll(buckets);
-        gateway.fetchLog(request).whenComplete((response, error) -> onResponse(leader, sent, response, error));
+        long sentAt = System.nanoTime();
+        gateway.fetchLog(request).whenComplete((response, error) -> {
+            if (LOG.isDebugEnabled()) {
+                LOG.debug("FetchLog to {} for {} buckets answered in {} us", leader, sent.size(),
+                        (System.nanoTime() - sentAt) / 1000);
+            }
+            onResponse(leader, sent, response, error);
+        });
     }
 
     private synchronized void onResponse(int leader, Map<TableBucket, Request> sent, FetchLogResponse response,
             Throwable error) {
-        leadersInFlight.remove(leader);
+        requestsInFlight.merge(leader, -1, (a, b) -> a + b <= 0 ? null : a + b);
         bucketsInFlight.removeAll(sent.keySet());
         try {
             if (error != null) {
@@ -305,6 +330,7 @@ public final class LogFetcher implements AutoCloseable {
         }
         ByteBuffer records = response.getRecordsSlice().nioBuffer();
         List<LogBatchHeader> batches = LogRecordsParser.parse(records);
+        LOG.debug("Fetched {} bytes in {} batches of {} at {}", records.remaining(), batches.size(), bucket, fetchOffset);
         if (batches.isEmpty()) {
             return;
         }
