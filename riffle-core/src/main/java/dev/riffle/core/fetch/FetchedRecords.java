@@ -12,9 +12,11 @@ import org.apache.fluss.metadata.TableBucket;
  *     server returns whole batches), and rows below it must be dropped
  * @param records the response bytes; {@code batches} hold absolute positions into it
  * @param highWatermark the bucket's high watermark when the server answered
+ * @param serverProjected whether the batches hold only the projected columns (the server
+ *     projects what it reads from its local log, never remote log segments)
  */
-public record FetchedRecords(
-        TableBucket bucket, long fetchOffset, ByteBuffer records, List<LogBatchHeader> batches, long highWatermark) {
+public record FetchedRecords(TableBucket bucket, long fetchOffset, ByteBuffer records, List<LogBatchHeader> batches,
+        long highWatermark, boolean serverProjected) {
     public FetchedRecords {
         batches = List.copyOf(batches);
     }

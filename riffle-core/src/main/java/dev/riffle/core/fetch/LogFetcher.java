@@ -82,6 +82,7 @@ public final class LogFetcher implements AutoCloseable {
     private final Set<TableBucket> bucketsInFlight = new HashSet<>();
     private final Set<TableBucket> needMetadata = new HashSet<>();
     private final ArrayDeque<FetchedRecords> completed = new ArrayDeque<>();
+    private final ArrayDeque<RemoteRead> remoteReads = new ArrayDeque<>();
     private final List<RuntimeException> failures = new ArrayList<>();
     private long bufferedBytes;
     private long nextGeneration;
@@ -137,9 +138,13 @@ public final class LogFetcher implements AutoCloseable {
     public List<FetchedRecords> poll(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         refreshMetadataIfNeeded();
+        readRemoteSegments();
         synchronized (this) {
             while (true) {
                 throwFailures();
+                if (!remoteReads.isEmpty()) {
+                    return List.of(); // the caller polls again and reads them outside the lock
+                }
                 sendFetches();
                 if (!completed.isEmpty()) {
                     List<FetchedRecords> result = new ArrayList<>(completed);
@@ -191,6 +196,40 @@ public final class LogFetcher implements AutoCloseable {
         }
         synchronized (this) {
             needMetadata.removeAll(buckets);
+        }
+    }
+
+    private void readRemoteSegments() {
+        while (true) {
+            RemoteRead read;
+            synchronized (this) {
+                read = remoteReads.poll();
+            }
+            if (read == null) {
+                return;
+            }
+            FetchedRecords fetched;
+            try {
+                fetched = read.segments().read(config.maxBytesPerBucket(), read.highWatermark());
+            } catch (RuntimeException e) {
+                synchronized (this) {
+                    bucketsInFlight.remove(read.segments().bucket());
+                    failures.add(e);
+                }
+                continue;
+            }
+            synchronized (this) {
+                TableBucket bucket = fetched.bucket();
+                bucketsInFlight.remove(bucket);
+                if (read.generation() == generations.getOrDefault(bucket, -1L)
+                        && positions.getOrDefault(bucket, -1L) == fetched.fetchOffset()) {
+                    LogBatchHeader last = fetched.batches().get(fetched.batches().size() - 1);
+                    positions.put(bucket, Math.max(fetched.fetchOffset(), last.nextOffset()));
+                    completed.add(fetched);
+                    bufferedBytes += fetched.records().remaining();
+                }
+                notifyAll();
+            }
         }
     }
 
@@ -320,9 +359,11 @@ public final class LogFetcher implements AutoCloseable {
             }
         }
         if (response.hasRemoteLogFetchInfo()) {
-            failures.add(new FetchException(describe(bucket) + " at offset " + fetchOffset
-                    + " is only in Fluss remote storage (" + response.getRemoteLogFetchInfo().getRemoteLogTabletDir()
-                    + "); reading remote log segments is not supported yet: start at a later offset"));
+            // Below the local log: the caller's thread reads the segment files (blocking I/O has
+            // no place on the RPC threads). The bucket stays marked in flight until then.
+            remoteReads.add(new RemoteRead(RemoteLogSegments.of(bucket, fetchOffset, response.getRemoteLogFetchInfo()),
+                    generations.get(bucket), response.hasHighWatermark() ? response.getHighWatermark() : -1L));
+            bucketsInFlight.add(bucket);
             return;
         }
         if (!response.hasRecords() || response.getRecordsSize() == 0) {
@@ -337,7 +378,7 @@ public final class LogFetcher implements AutoCloseable {
         long next = Math.max(fetchOffset, batches.get(batches.size() - 1).nextOffset());
         positions.put(bucket, next);
         long highWatermark = response.hasHighWatermark() ? response.getHighWatermark() : -1L;
-        completed.add(new FetchedRecords(bucket, fetchOffset, records, batches, highWatermark));
+        completed.add(new FetchedRecords(bucket, fetchOffset, records, batches, highWatermark, projectedFields.isPresent()));
         bufferedBytes += records.remaining();
     }
 
@@ -371,4 +412,6 @@ public final class LogFetcher implements AutoCloseable {
     }
 
     private record Request(long offset, long generation) {}
+
+    private record RemoteRead(RemoteLogSegments segments, long generation, long highWatermark) {}
 }

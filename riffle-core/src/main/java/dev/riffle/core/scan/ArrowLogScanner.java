@@ -71,6 +71,7 @@ public final class ArrowLogScanner implements AutoCloseable {
     private final BufferAllocator allocator;
     private final LogFetcher fetcher;
     private final ArrowBatchDecoder decoder;
+    private final ArrowBatchDecoder fullDecoder;
     private final Schema schema;
     private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
     private final Map<Long, String> partitionNames = new HashMap<>();
@@ -103,6 +104,9 @@ public final class ArrowLogScanner implements AutoCloseable {
                 .newChildAllocator("scanner " + table.getTablePath(), 0, Long.MAX_VALUE);
         RowType fetched = projection.fetchedRowType();
         this.decoder = new ArrowBatchDecoder(this.allocator, ArrowTypeMapping.toArrowSchema(fetched));
+        this.fullDecoder = projection.pushdown()
+                ? new ArrowBatchDecoder(this.allocator, ArrowTypeMapping.toArrowSchema(table.getRowType()))
+                : decoder;
         this.fetcher = new LogFetcher(connection, table, projection.serverProjection(), fetchConfig);
         this.schema = outputSchema(decoder.schema(), projection, changelogColumns);
     }
@@ -281,7 +285,9 @@ public final class ArrowLogScanner implements AutoCloseable {
                         + ", but the table now has schema id " + table.getSchemaId()
                         + "; reading across schema changes is not supported yet");
             }
-            VectorSchemaRoot root = outputRoot(decoder.decode(records.records(), header), records, header);
+            VectorSchemaRoot root = records.serverProjected() || !projection.pushdown()
+                    ? outputRoot(decoder.decode(records.records(), header), projection.outputOrder(), records, header)
+                    : outputRoot(projectHere(fullDecoder.decode(records.records(), header)), identity(), records, header);
             LogBatch batch = new LogBatch(bucket, partition, header.baseOffset(), header.commitTimestamp(), root);
             int skip = (int) Math.max(0, position - header.baseOffset());
             if (skip > 0) {
@@ -295,10 +301,36 @@ public final class ArrowLogScanner implements AutoCloseable {
         positions.put(bucket, next);
     }
 
-    private VectorSchemaRoot outputRoot(VectorSchemaRoot fetched, FetchedRecords records, LogBatchHeader header) {
+    /** Keeps the requested columns of a batch that holds every column (in output order). */
+    private VectorSchemaRoot projectHere(VectorSchemaRoot full) {
+        List<FieldVector> all = full.getFieldVectors();
+        List<FieldVector> kept = new ArrayList<>(projection.requested().length);
+        boolean[] keep = new boolean[all.size()];
+        for (int index : projection.requested()) {
+            kept.add(all.get(index));
+            keep[index] = true;
+        }
+        for (int i = 0; i < all.size(); i++) {
+            if (!keep[i]) {
+                all.get(i).close();
+            }
+        }
+        return new VectorSchemaRoot(kept);
+    }
+
+    private int[] identity() {
+        int[] order = new int[projection.requested().length];
+        for (int i = 0; i < order.length; i++) {
+            order[i] = i;
+        }
+        return order;
+    }
+
+    private VectorSchemaRoot outputRoot(VectorSchemaRoot fetched, int[] order, FetchedRecords records,
+            LogBatchHeader header) {
         List<FieldVector> vectors = new ArrayList<>(schema.getFields().size());
         List<FieldVector> fetchedVectors = fetched.getFieldVectors();
-        for (int index : projection.outputOrder()) {
+        for (int index : order) {
             vectors.add(fetchedVectors.get(index));
         }
         int rows = fetched.getRowCount();
