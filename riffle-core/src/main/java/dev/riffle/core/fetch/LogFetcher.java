@@ -50,6 +50,7 @@ import org.slf4j.LoggerFactory;
 public final class LogFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogFetcher.class);
     private static final int CLIENT_FOLLOWER_ID = -1;
+    private static final int EMPTY_ANSWERS_BEFORE_FAILING = 3;
 
     /**
      * Request sizing. The defaults suit bounded reads of whole tables.
@@ -83,6 +84,7 @@ public final class LogFetcher implements AutoCloseable {
     private final Set<TableBucket> needMetadata = new HashSet<>();
     private final ArrayDeque<FetchedRecords> completed = new ArrayDeque<>();
     private final ArrayDeque<RemoteRead> remoteReads = new ArrayDeque<>();
+    private final Map<TableBucket, Integer> emptyAnswers = new HashMap<>();
     private final List<RuntimeException> failures = new ArrayList<>();
     private long bufferedBytes;
     private long nextGeneration;
@@ -114,6 +116,7 @@ public final class LogFetcher implements AutoCloseable {
     /** Stops fetching a bucket; data already fetched for it is dropped. */
     public synchronized void unassign(TableBucket bucket) {
         dropBuffered(bucket);
+        emptyAnswers.remove(bucket);
         positions.remove(bucket);
         generations.remove(bucket);
         needMetadata.remove(bucket);
@@ -367,8 +370,17 @@ public final class LogFetcher implements AutoCloseable {
             return;
         }
         if (!response.hasRecords() || response.getRecordsSize() == 0) {
+            long highWatermark = response.hasHighWatermark() ? response.getHighWatermark() : -1L;
+            // Rows exist below the high watermark, yet the server returns none: Fluss 0.9 answers
+            // that way when the offset is only in the lake tier. Fail instead of spinning forever.
+            if (highWatermark > fetchOffset && emptyAnswers.merge(bucket, 1, Integer::sum) >= EMPTY_ANSWERS_BEFORE_FAILING) {
+                failures.add(new FetchException(describe(bucket) + " returns no rows at offset " + fetchOffset
+                        + " although its high watermark is " + highWatermark + ": that part of the log is no longer in"
+                        + " Fluss (it may only be in the lake tier); read the table with the union read"));
+            }
             return;
         }
+        emptyAnswers.remove(bucket);
         ByteBuffer records = response.getRecordsSlice().nioBuffer();
         List<LogBatchHeader> batches = LogRecordsParser.parse(records);
         LOG.debug("Fetched {} bytes in {} batches of {} at {}", records.remaining(), batches.size(), bucket, fetchOffset);
