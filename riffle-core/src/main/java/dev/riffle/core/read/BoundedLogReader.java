@@ -59,6 +59,7 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
     private final ArrowLogScanner scanner;
     private final boolean ownsScanner;
     private final StopOffsetTracker tracker;
+    private final Map<TableBucket, Long> startOffsets;
     private final Optional<Duration> timeout;
     private final long startedNanos;
     private final int bucketCount;
@@ -73,6 +74,7 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
         this.ownsScanner = ownsScanner;
         this.timeout = timeout;
         this.tracker = new StopOffsetTracker(stopOffsets);
+        this.startOffsets = Map.copyOf(scanner.subscriptions());
         this.bucketCount = stopOffsets.size();
         this.startedNanos = System.nanoTime();
     }
@@ -120,6 +122,14 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
         subscribed.forEach((bucket, position) -> reader.tracker.advance(bucket, position));
         reader.unsubscribeFinished();
         return reader;
+    }
+
+    /**
+     * Where each bucket's read started. With {@link LogBatch#endOffset()} of the last batch seen per
+     * bucket, this tells where to resume a read that was cut short (e.g. paging).
+     */
+    public Map<TableBucket, Long> startOffsets() {
+        return startOffsets;
     }
 
     /** The stop offset of every bucket the reader covers, captured at creation (exclusive). */
