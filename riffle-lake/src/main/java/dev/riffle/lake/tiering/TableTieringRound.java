@@ -1,0 +1,391 @@
+package dev.riffle.lake.tiering;
+
+import static java.util.Objects.requireNonNull;
+
+import java.io.IOException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.BooleanSupplier;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.client.metadata.KvSnapshots;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.scanner.ScanRecord;
+import org.apache.fluss.client.table.scanner.batch.BatchScanner;
+import org.apache.fluss.client.table.scanner.log.LogScanner;
+import org.apache.fluss.client.table.scanner.log.ScanRecords;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.lake.committer.CommittedLakeSnapshot;
+import org.apache.fluss.lake.committer.CommitterInitContext;
+import org.apache.fluss.lake.committer.LakeCommitResult;
+import org.apache.fluss.lake.committer.LakeCommitter;
+import org.apache.fluss.lake.writer.LakeTieringFactory;
+import org.apache.fluss.lake.writer.LakeWriter;
+import org.apache.fluss.lake.writer.WriterInitContext;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.utils.CloseableIterator;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tiers one table once: every bucket from the offset its last lake snapshot recorded to the
+ * bucket's current end, written with the lake format's writer, then committed to the lake and
+ * registered in Fluss. What Fluss's Flink tiering job does for a table, in one thread.
+ *
+ * <p>Order of a round: read and write every bucket; turn the writes into one committable; if the
+ * lake holds a snapshot Fluss never registered (a previous round stopped between the two
+ * commits), register that one instead, drop this round's files and fail the round, so the table is
+ * tiered again from the registered offsets; otherwise prepare the offsets file, commit to the lake
+ * with that file's path in the snapshot's properties, and commit to Fluss.
+ */
+final class TableTieringRound {
+    private static final Logger LOG = LoggerFactory.getLogger(TableTieringRound.class);
+    private static final Duration POLL = Duration.ofSeconds(1);
+    private static final Duration QUIET_BUCKET = Duration.ofSeconds(10);
+    private static final String OFFSETS_PROPERTY = LakeCommitter.FLUSS_LAKE_SNAP_BUCKET_OFFSET_PROPERTY;
+
+    /** A test seam: called between the lake commit and the Fluss commit. */
+    interface Checkpoint {
+        Checkpoint NONE = (table, lakeSnapshotId) -> {};
+
+        void afterLakeCommit(TablePath table, long lakeSnapshotId) throws Exception;
+    }
+
+    /** What a round did. */
+    record Result(TablePath table, long rows, Map<TableBucket, Long> tieredOffsets, Optional<Long> lakeSnapshotId,
+            long nanos) {}
+
+    private final Connection connection;
+    private final Admin admin;
+    private final TieringCoordinatorClient coordinator;
+    private final Configuration clientConfig;
+    private final Checkpoint checkpoint;
+
+    TableTieringRound(Connection connection, Admin admin, TieringCoordinatorClient coordinator,
+            Configuration clientConfig, Checkpoint checkpoint) {
+        this.connection = requireNonNull(connection, "connection is null");
+        this.admin = requireNonNull(admin, "admin is null");
+        this.coordinator = requireNonNull(coordinator, "coordinator is null");
+        this.clientConfig = requireNonNull(clientConfig, "clientConfig is null");
+        this.checkpoint = requireNonNull(checkpoint, "checkpoint is null");
+    }
+
+    /**
+     * @param stillHeld false once the coordinator took the table back (a fenced epoch); the round
+     *     then stops before committing anything
+     */
+    <W, C> Result run(LakeTieringFactory<W, C> factory, TieringLease lease, BooleanSupplier stillHeld) throws Exception {
+        long started = System.nanoTime();
+        TablePath path = lease.tablePath();
+        TableInfo table = admin.getTableInfo(path).get(60, TimeUnit.SECONDS);
+        if (table.getTableId() != lease.tableId()) {
+            throw new IllegalStateException("Table " + path + " was dropped and created again (id " + lease.tableId()
+                    + " is now " + table.getTableId() + "); skipping the old one");
+        }
+        Optional<LakeSnapshot> lake = latestLakeSnapshot(path);
+        List<BucketSpan> spans = spans(table, lake);
+
+        List<W> writes = new ArrayList<>();
+        Map<TableBucket, Long> ends = new LinkedHashMap<>();
+        Map<TableBucket, Long> maxTimestamps = new HashMap<>();
+        long rows = 0;
+        try (Table flussTable = connection.getTable(path)) {
+            for (BucketSpan span : spans) {
+                if (span.kvSnapshotId().isPresent()) {
+                    BucketWrite<W> write = tierKvSnapshot(factory, flussTable, table, span);
+                    if (write.rows() > 0) {
+                        writes.add(write.result());
+                        ends.put(span.bucket(), span.stop());
+                        rows += write.rows();
+                    }
+                }
+            }
+            List<BucketSpan> logSpans = spans.stream().filter(s -> s.kvSnapshotId().isEmpty()).toList();
+            if (!logSpans.isEmpty()) {
+                rows += tierLog(factory, flussTable, table, logSpans, writes, ends, maxTimestamps, stillHeld);
+            }
+        }
+        if (writes.isEmpty()) {
+            LOG.debug("Nothing new to tier in {}", path);
+            return new Result(path, 0, Map.of(), Optional.empty(), System.nanoTime() - started);
+        }
+        try (LakeCommitter<W, C> committer = factory.createLakeCommitter(new CommitterContext(table, clientConfig))) {
+            C committable = committer.toCommittable(writes);
+            Long registered = latestLakeSnapshot(path).map(LakeSnapshot::getSnapshotId).orElse(null);
+            CommittedLakeSnapshot missing = committer.getMissingLakeSnapshot(registered);
+            if (missing != null) {
+                String offsetsPath = missing.getSnapshotProperties().get(OFFSETS_PROPERTY);
+                if (offsetsPath == null || offsetsPath.contains("{")) {
+                    committer.abort(committable);
+                    throw new IllegalStateException("Lake snapshot " + missing.getLakeSnapshotId() + " of " + path
+                            + " is not registered in Fluss and does not say where its offsets are");
+                }
+                coordinator.commitMissingSnapshot(table.getTableId(), path, missing.getLakeSnapshotId(), offsetsPath);
+                committer.abort(committable);
+                throw new MissingSnapshotRecoveredException("Registered lake snapshot " + missing.getLakeSnapshotId()
+                        + " of " + path + ", which an earlier round committed to the lake but not to Fluss;"
+                        + " this round is discarded and the table is tiered again from there");
+            }
+            if (!stillHeld.getAsBoolean()) {
+                committer.abort(committable);
+                throw new IllegalStateException("The coordinator took " + path + " back during the round");
+            }
+            String offsetsPath = coordinator.prepareSnapshot(table.getTableId(), path, ends);
+            LakeCommitResult result = committer.commit(committable, Map.of(OFFSETS_PROPERTY, offsetsPath));
+            checkpoint.afterLakeCommit(path, result.getCommittedSnapshotId());
+            coordinator.commitSnapshot(table.getTableId(), path, result, offsetsPath, ends, maxTimestamps);
+            return new Result(path, rows, ends, Optional.of(result.getCommittedSnapshotId()),
+                    System.nanoTime() - started);
+        }
+    }
+
+    private Optional<LakeSnapshot> latestLakeSnapshot(TablePath path) throws Exception {
+        try {
+            return Optional.of(admin.getLatestLakeSnapshot(path).get(60, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+
+    /** Which offsets of which buckets this round tiers. */
+    private List<BucketSpan> spans(TableInfo table, Optional<LakeSnapshot> lake) throws Exception {
+        Map<TableBucket, Long> tiered = lake.map(LakeSnapshot::getTableBucketsOffset).orElse(Map.of());
+        List<Integer> bucketIds = new ArrayList<>();
+        for (int b = 0; b < table.getNumBuckets(); b++) {
+            bucketIds.add(b);
+        }
+        List<BucketSpan> spans = new ArrayList<>();
+        List<Optional<PartitionInfo>> partitions = new ArrayList<>();
+        if (table.isPartitioned()) {
+            admin.listPartitionInfos(table.getTablePath()).get(60, TimeUnit.SECONDS)
+                    .forEach(p -> partitions.add(Optional.of(p)));
+        } else {
+            partitions.add(Optional.empty());
+        }
+        for (Optional<PartitionInfo> partition : partitions) {
+            Map<Integer, Long> latest = partition.isPresent()
+                    ? admin.listOffsets(table.getTablePath(), partition.get().getPartitionName(), bucketIds,
+                            new OffsetSpec.LatestSpec()).all().get(60, TimeUnit.SECONDS)
+                    : admin.listOffsets(table.getTablePath(), bucketIds, new OffsetSpec.LatestSpec()).all()
+                            .get(60, TimeUnit.SECONDS);
+            Optional<KvSnapshots> kvSnapshots = Optional.empty();
+            for (int b : bucketIds) {
+                Long partitionId = partition.map(PartitionInfo::getPartitionId).orElse(null);
+                TableBucket bucket = new TableBucket(table.getTableId(), partitionId, b);
+                long stop = latest.getOrDefault(b, 0L);
+                Long last = tiered.get(bucket);
+                if (stop <= 0 || (last != null && last >= stop)) {
+                    continue;
+                }
+                Optional<String> partitionName = partition.map(PartitionInfo::getPartitionName);
+                if (last == null && table.hasPrimaryKey()) {
+                    // Never tiered: start from the KV snapshot if there is one, since the changelog
+                    // before it may already be gone.
+                    if (kvSnapshots.isEmpty()) {
+                        kvSnapshots = Optional.of(partitionName.isPresent()
+                                ? admin.getLatestKvSnapshots(table.getTablePath(), partitionName.get()).get(60, TimeUnit.SECONDS)
+                                : admin.getLatestKvSnapshots(table.getTablePath()).get(60, TimeUnit.SECONDS));
+                    }
+                    var snapshotId = kvSnapshots.get().getSnapshotId(b);
+                    var snapshotOffset = kvSnapshots.get().getLogOffset(b);
+                    if (snapshotId.isPresent() && snapshotOffset.isPresent()) {
+                        spans.add(new BucketSpan(bucket, partitionName, -1, snapshotOffset.getAsLong(),
+                                Optional.of(snapshotId.getAsLong())));
+                        continue;
+                    }
+                }
+                spans.add(new BucketSpan(bucket, partitionName, last == null ? -1 : last, stop, Optional.empty()));
+            }
+        }
+        return spans;
+    }
+
+    /** Reads the log spans with one scanner and writes each bucket through its own lake writer. */
+    private <W> long tierLog(LakeTieringFactory<W, ?> factory, Table flussTable, TableInfo table, List<BucketSpan> spans,
+            List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps, BooleanSupplier stillHeld)
+            throws Exception {
+        Map<TableBucket, BucketSpan> remaining = new HashMap<>();
+        Map<TableBucket, LakeWriter<W>> writers = new HashMap<>();
+        Map<TableBucket, Long> lastSeen = new HashMap<>();
+        Map<TableBucket, Long> lastProgress = new HashMap<>();
+        long rows = 0;
+        try (LogScanner scanner = flussTable.newScan().createLogScanner()) {
+            for (BucketSpan span : spans) {
+                remaining.put(span.bucket(), span);
+                lastProgress.put(span.bucket(), System.nanoTime());
+                long start = span.start() < 0 ? LogScanner.EARLIEST_OFFSET : span.start();
+                if (span.bucket().getPartitionId() == null) {
+                    scanner.subscribe(span.bucket().getBucket(), start);
+                } else {
+                    scanner.subscribe(span.bucket().getPartitionId(), span.bucket().getBucket(), start);
+                }
+            }
+            while (!remaining.isEmpty()) {
+                if (!stillHeld.getAsBoolean()) {
+                    throw new IllegalStateException("The coordinator took " + table.getTablePath() + " back during the round");
+                }
+                ScanRecords records = scanner.poll(POLL);
+                for (TableBucket bucket : records.buckets()) {
+                    BucketSpan span = remaining.get(bucket);
+                    if (span == null) {
+                        continue;
+                    }
+                    for (ScanRecord record : records.records(bucket)) {
+                        if (record.logOffset() >= span.stop()) {
+                            break;
+                        }
+                        LakeWriter<W> writer = writers.get(bucket);
+                        if (writer == null) {
+                            writer = factory.createLakeWriter(new WriterContext(table, span));
+                            writers.put(bucket, writer);
+                        }
+                        writer.write(record);
+                        rows++;
+                        lastSeen.put(bucket, record.logOffset());
+                        lastProgress.put(bucket, System.nanoTime());
+                        maxTimestamps.merge(bucket, record.timestamp(), Math::max);
+                        if (record.logOffset() == span.stop() - 1) {
+                            break;
+                        }
+                    }
+                    List<ScanRecord> bucketRecords = records.records(bucket);
+                    if (!bucketRecords.isEmpty()
+                            && bucketRecords.get(bucketRecords.size() - 1).logOffset() >= span.stop() - 1) {
+                        finishBucket(bucket, span.stop(), writers, writes, ends, remaining, scanner);
+                    }
+                }
+                // A primary-key bucket can end in batches without records (a delete of a missing
+                // key); the row scanner never shows their offsets. Once such a bucket stays quiet,
+                // end it after the last record seen: its remaining offsets hold no rows.
+                for (BucketSpan span : List.copyOf(remaining.values())) {
+                    if (System.nanoTime() - lastProgress.get(span.bucket()) > QUIET_BUCKET.toNanos()) {
+                        long end = lastSeen.containsKey(span.bucket()) ? lastSeen.get(span.bucket()) + 1 : -1;
+                        LOG.info("Bucket {} of {} returned nothing below its end offset {} for {} s; ending it at {}",
+                                span.bucket().getBucket(), table.getTablePath(), span.stop(), QUIET_BUCKET.toSeconds(), end);
+                        finishBucket(span.bucket(), end, writers, writes, ends, remaining, scanner);
+                    }
+                }
+            }
+        } finally {
+            for (LakeWriter<W> writer : writers.values()) {
+                closeQuietly(writer);
+            }
+        }
+        return rows;
+    }
+
+    private <W> void finishBucket(TableBucket bucket, long end, Map<TableBucket, LakeWriter<W>> writers,
+            List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, BucketSpan> remaining, LogScanner scanner)
+            throws IOException {
+        remaining.remove(bucket);
+        if (bucket.getPartitionId() == null) {
+            scanner.unsubscribe(bucket.getBucket());
+        } else {
+            scanner.unsubscribe(bucket.getPartitionId(), bucket.getBucket());
+        }
+        LakeWriter<W> writer = writers.remove(bucket);
+        if (writer != null) {
+            try (writer) {
+                writes.add(writer.complete());
+            }
+            ends.put(bucket, end);
+        }
+    }
+
+    private <W> BucketWrite<W> tierKvSnapshot(LakeTieringFactory<W, ?> factory, Table flussTable, TableInfo table,
+            BucketSpan span) throws Exception {
+        long rows = 0;
+        try (BatchScanner scanner = flussTable.newScan().createBatchScanner(span.bucket(), span.kvSnapshotId().get());
+                LakeWriter<W> writer = factory.createLakeWriter(new WriterContext(table, span))) {
+            while (true) {
+                CloseableIterator<InternalRow> batch = scanner.pollBatch(POLL);
+                if (batch == null) {
+                    break;
+                }
+                try (batch) {
+                    while (batch.hasNext()) {
+                        // Rows from a KV snapshot have no log offset or timestamp: the lake gets -1.
+                        writer.write(new ScanRecord(batch.next()));
+                        rows++;
+                    }
+                }
+            }
+            return new BucketWrite<>(rows > 0 ? writer.complete() : null, rows);
+        }
+    }
+
+    private static void closeQuietly(AutoCloseable closeable) {
+        try {
+            closeable.close();
+        } catch (Exception e) {
+            LOG.debug("Closing a lake writer failed", e);
+        }
+    }
+
+    /** One bucket's part of a round: offsets [start, stop), start -1 meaning the earliest. */
+    private record BucketSpan(TableBucket bucket, Optional<String> partitionName, long start, long stop,
+            Optional<Long> kvSnapshotId) {}
+
+    private record BucketWrite<W>(W result, long rows) {}
+
+    private record WriterContext(TableInfo table, BucketSpan span) implements WriterInitContext {
+        @Override
+        public TablePath tablePath() {
+            return table.getTablePath();
+        }
+
+        @Override
+        public TableBucket tableBucket() {
+            return span.bucket();
+        }
+
+        @Override
+        public String partition() {
+            return span.partitionName().orElse(null);
+        }
+
+        @Override
+        public TableInfo tableInfo() {
+            return table;
+        }
+    }
+
+    private record CommitterContext(TableInfo table, Configuration clientConfig) implements CommitterInitContext {
+        @Override
+        public TablePath tablePath() {
+            return table.getTablePath();
+        }
+
+        @Override
+        public TableInfo tableInfo() {
+            return table;
+        }
+
+        @Override
+        public Configuration lakeTieringConfig() {
+            return new Configuration();
+        }
+
+        @Override
+        public Configuration flussClientConfig() {
+            return clientConfig;
+        }
+    }
+}

@@ -1,0 +1,281 @@
+package dev.riffle.lake.tiering;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.lake.lakestorage.LakeStoragePluginSetUp;
+import org.apache.fluss.lake.writer.LakeTieringFactory;
+import org.apache.fluss.metadata.TableBucket;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Tiers Fluss tables into their lake, in this process, without Flink: asks the coordinator for a
+ * table whose freshness interval has passed, tiers it ({@link TableTieringRound}), reports it
+ * finished, and asks again. The coordinator hands each table to one service at a time, so several
+ * services (in several processes) share a cluster's tables and never tier a bucket twice.
+ *
+ * <pre>{@code
+ * try (TieringService tiering = TieringService.builder()
+ *         .clientConfig(clientConfig)                       // bootstrap.servers=...
+ *         .lake("paimon", Map.of("metastore", "filesystem", "warehouse", "file:///tmp/lake"))
+ *         .start()) {
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class TieringService implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(TieringService.class);
+
+    private final Connection connection;
+    private final Admin admin;
+    private final TieringCoordinatorClient coordinator;
+    private final LakeTieringFactory<?, ?> factory;
+    private final TableTieringRound round;
+    private final Duration pollInterval;
+    private final ScheduledExecutorService heartbeats;
+    private final Thread worker;
+    private final AtomicBoolean closed = new AtomicBoolean();
+    private final AtomicReference<TieringLease> current = new AtomicReference<>();
+    private final AtomicBoolean currentHeld = new AtomicBoolean();
+    private final Map<Long, TieredTable> tiered = new ConcurrentHashMap<>();
+    private final Object sleeper = new Object();
+    private volatile int coordinatorEpoch;
+
+    private TieringService(Builder builder) {
+        this.connection = ConnectionFactory.createConnection(builder.clientConfig);
+        this.admin = connection.getAdmin();
+        this.coordinator = new TieringCoordinatorClient((FlussConnection) connection);
+        Configuration lakeConfig = Configuration.fromMap(builder.lakeOptions);
+        this.factory = LakeStoragePluginSetUp.fromDataLakeFormat(builder.lakeFormat, null)
+                .createLakeStorage(lakeConfig).createLakeTieringFactory();
+        this.round = new TableTieringRound(connection, admin, coordinator, builder.clientConfig, builder.checkpoint);
+        this.pollInterval = builder.pollInterval;
+        this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "riffle-tiering-heartbeat"));
+        this.worker = daemon(this::runLoop, "riffle-tiering");
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** What this service has tiered so far, per table. */
+    public List<TieredTable> tieredTables() {
+        return new ArrayList<>(tiered.values());
+    }
+
+    @Override
+    public void close() throws Exception {
+        if (!closed.compareAndSet(false, true)) {
+            return;
+        }
+        synchronized (sleeper) {
+            sleeper.notifyAll();
+        }
+        worker.interrupt();
+        worker.join(TimeUnit.SECONDS.toMillis(30));
+        heartbeats.shutdownNow();
+        TieringLease lease = current.get();
+        if (lease != null) {
+            try {
+                coordinator.heartbeat(coordinatorEpoch, List.of(), List.of(), List.of(lease), false);
+            } catch (Exception e) {
+                LOG.debug("Could not hand {} back to the coordinator", lease.tablePath(), e);
+            }
+        }
+        try {
+            admin.close();
+        } finally {
+            connection.close();
+        }
+    }
+
+    private TieringService startThreads() {
+        worker.start();
+        long renewMillis = Math.max(1000, Math.min(10_000, pollInterval.toMillis() * 10));
+        heartbeats.scheduleWithFixedDelay(this::renew, renewMillis, renewMillis, TimeUnit.MILLISECONDS);
+        return this;
+    }
+
+    private void runLoop() {
+        List<TieringLease> finished = new ArrayList<>();
+        List<TieringLease> failed = new ArrayList<>();
+        while (!closed.get()) {
+            TieringLease lease;
+            try {
+                var heartbeat = coordinator.heartbeat(coordinatorEpoch, List.of(), finished, failed, true);
+                coordinatorEpoch = heartbeat.coordinatorEpoch();
+                finished.clear();
+                failed.clear();
+                if (heartbeat.assigned().isEmpty()) {
+                    pause(pollInterval);
+                    continue;
+                }
+                lease = heartbeat.assigned().get();
+            } catch (InterruptedException e) {
+                return;
+            } catch (Exception e) {
+                if (!closed.get()) {
+                    LOG.warn("Tiering heartbeat to the coordinator failed: {}", e.getMessage());
+                    pause(pollInterval.multipliedBy(5));
+                }
+                continue;
+            }
+            current.set(lease);
+            currentHeld.set(true);
+            try {
+                TableTieringRound.Result result = round.run(factory, lease, () -> currentHeld.get() && !closed.get());
+                record(result);
+                finished.add(lease);
+            } catch (MissingSnapshotRecoveredException e) {
+                LOG.info(e.getMessage());
+                failed.add(lease);
+            } catch (Exception e) {
+                if (closed.get()) {
+                    failed.add(lease);
+                    break;
+                }
+                LOG.warn("Tiering {} failed; the coordinator will hand it out again: {}", lease.tablePath(),
+                        e.getMessage(), e);
+                failed.add(lease);
+            } finally {
+                current.set(null);
+            }
+        }
+        if (!failed.isEmpty() || !finished.isEmpty()) {
+            try {
+                coordinator.heartbeat(coordinatorEpoch, List.of(), finished, failed, false);
+            } catch (Exception e) {
+                LOG.debug("Final tiering heartbeat failed", e);
+            }
+        }
+    }
+
+    private void renew() {
+        TieringLease lease = current.get();
+        if (lease == null) {
+            return;
+        }
+        try {
+            var heartbeat = coordinator.heartbeat(coordinatorEpoch, List.of(lease), List.of(), List.of(), false);
+            String error = heartbeat.errors().get(lease.tableId());
+            if (error != null && lease.equals(current.get())) {
+                LOG.warn("The coordinator took {} back: {}", lease.tablePath(), error);
+                currentHeld.set(false);
+            }
+        } catch (Exception e) {
+            LOG.debug("Renewing the tiering lease of {} failed", lease.tablePath(), e);
+        }
+    }
+
+    private void record(TableTieringRound.Result result) {
+        if (result.lakeSnapshotId().isEmpty()) {
+            return;
+        }
+        long tableId = result.tieredOffsets().keySet().iterator().next().getTableId();
+        tiered.compute(tableId, (id, previous) -> {
+            Map<TableBucket, Long> offsets = new HashMap<>(previous == null ? Map.of() : previous.tieredOffsets());
+            offsets.putAll(result.tieredOffsets());
+            return new TieredTable(result.table(), new LinkedHashMap<>(offsets), result.lakeSnapshotId(), Instant.now(),
+                    previous == null ? 1 : previous.rounds() + 1, (previous == null ? 0 : previous.rows()) + result.rows());
+        });
+        LOG.info("Tiered {} rows of {} into lake snapshot {} in {} ms; tiered offsets {}", result.rows(),
+                result.table(), result.lakeSnapshotId().get(), TimeUnit.NANOSECONDS.toMillis(result.nanos()),
+                describe(result.tieredOffsets()));
+    }
+
+    private static String describe(Map<TableBucket, Long> offsets) {
+        List<String> parts = new ArrayList<>();
+        offsets.forEach((bucket, offset) -> parts.add(
+                (bucket.getPartitionId() == null ? "" : "p" + bucket.getPartitionId() + "/") + bucket.getBucket() + ":" + offset));
+        parts.sort(null);
+        return String.join(",", parts);
+    }
+
+    private void pause(Duration duration) {
+        synchronized (sleeper) {
+            if (closed.get()) {
+                return;
+            }
+            try {
+                sleeper.wait(Math.max(1, duration.toMillis()));
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        }
+    }
+
+    private static Thread daemon(Runnable runnable, String name) {
+        Thread thread = new Thread(runnable, name);
+        thread.setDaemon(true);
+        return thread;
+    }
+
+    /** Builds and starts a {@link TieringService}. */
+    public static final class Builder {
+        private Configuration clientConfig;
+        private String lakeFormat;
+        private Map<String, String> lakeOptions = Map.of();
+        private Duration pollInterval = Duration.ofSeconds(1);
+        private TableTieringRound.Checkpoint checkpoint = TableTieringRound.Checkpoint.NONE;
+
+        private Builder() {}
+
+        /** How to reach the Fluss cluster ({@code bootstrap.servers} and any client options). */
+        public Builder clientConfig(Configuration config) {
+            this.clientConfig = requireNonNull(config, "config is null");
+            return this;
+        }
+
+        /**
+         * The lake format ({@code paimon}) and its catalog options, without the
+         * {@code datalake.<format>.} prefix the cluster configuration uses.
+         */
+        public Builder lake(String format, Map<String, String> options) {
+            this.lakeFormat = requireNonNull(format, "format is null");
+            this.lakeOptions = Map.copyOf(options);
+            return this;
+        }
+
+        /** How long to wait before asking again when no table is due (default 1 s). */
+        public Builder pollInterval(Duration interval) {
+            this.pollInterval = requireNonNull(interval, "interval is null");
+            return this;
+        }
+
+        Builder checkpoint(TableTieringRound.Checkpoint checkpoint) {
+            this.checkpoint = requireNonNull(checkpoint, "checkpoint is null");
+            return this;
+        }
+
+        public TieringService start() {
+            if (clientConfig == null || lakeFormat == null) {
+                throw new IllegalStateException("clientConfig and lake are required");
+            }
+            return new TieringService(this).startThreads();
+        }
+    }
+
+    /** The table the service is tiering right now, if any. */
+    public Optional<TieringLease> tiering() {
+        return Optional.ofNullable(current.get());
+    }
+}
