@@ -1,7 +1,9 @@
 package dev.riffle.cli;
 
 import dev.riffle.cli.local.LocalCommand;
+import dev.riffle.cli.read.ReadCommand;
 import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 
@@ -11,13 +13,16 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = RiffleVersion.class,
         description = "SQL, HTTP and Arrow over Apache Fluss streams and their Apache Paimon lake.",
-        subcommands = {LocalCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {LocalCommand.class, ReadCommand.class, CommandLine.HelpCommand.class})
 public final class RiffleCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;
 
     public static void main(String[] args) {
-        System.exit(run(args, new PrintWriter(System.out, true), new PrintWriter(System.err, true)));
+        // UTF-8 whatever the locale: stdout carries data (riffle read), and Java 17 would use the
+        // locale's charset, which can be ASCII. Built on the PrintStream so that a closed pipe shows in checkError().
+        System.exit(run(args, new PrintWriter(System.out, true, StandardCharsets.UTF_8),
+                new PrintWriter(System.err, true)));
     }
 
     /** Runs one command line and returns its exit code; the entry point for tests too. */

@@ -1,0 +1,59 @@
+package dev.riffle.cli.read;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import java.io.IOException;
+import java.io.Writer;
+import java.util.List;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * Newline-delimited JSON: one object per row, keys in column order, each line ending with
+ * {@code \n}. Values look as {@link CellValues#writeJson} renders them.
+ */
+public final class JsonRowWriter implements RowWriter {
+    private final JsonGenerator json;
+
+    public JsonRowWriter(Writer out) throws IOException {
+        this.json = CellValues.JSON.createGenerator(requireNonNull(out, "out is null"))
+                // The output belongs to the caller (it may be stdout).
+                .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+        // Jackson separates root values with a space; each row ends with its own newline instead.
+        json.setRootValueSeparator(null);
+    }
+
+    @Override
+    public void start() {
+        // NDJSON has no header
+    }
+
+    @Override
+    public void write(VectorSchemaRoot rows) throws IOException {
+        List<FieldVector> columns = rows.getFieldVectors();
+        for (int row = 0; row < rows.getRowCount(); row++) {
+            json.writeStartObject();
+            for (FieldVector column : columns) {
+                json.writeFieldName(column.getName());
+                CellValues.writeJson(json, column, row);
+            }
+            json.writeEndObject();
+            json.writeRaw('\n');
+        }
+    }
+
+    @Override
+    public void finish() throws IOException {
+        json.flush();
+    }
+
+    @Override
+    public void close() {
+        try {
+            json.close();
+        } catch (IOException e) {
+            // Closing only flushes into an output the caller checks and closes itself.
+        }
+    }
+}
