@@ -29,18 +29,18 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 @ExtendWith(LocalClusterExtension.class)
-class TieringServiceIT {
-    static final Schema LOG = Schema.newBuilder()
+public class TieringServiceIT {
+    public static final Schema LOG = Schema.newBuilder()
             .column("id", DataTypes.INT()).column("name", DataTypes.STRING()).build();
-    static final Schema PK = Schema.newBuilder()
+    public static final Schema PK = Schema.newBuilder()
             .column("id", DataTypes.INT()).column("name", DataTypes.STRING()).primaryKey("id").build();
 
-    static TieringService start(LocalCluster cluster) {
+    public static TieringService start(LocalCluster cluster) {
         return TieringService.builder().clientConfig(cluster.clientConfig())
                 .lake("paimon", cluster.lakeCatalogOptions()).pollInterval(Duration.ofMillis(200)).start();
     }
 
-    static void createLakeTable(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
+    public static void createLakeTable(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
             throws Exception {
         try (Admin admin = connection.getAdmin()) {
             admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
@@ -101,7 +101,7 @@ class TieringServiceIT {
         }
     }
 
-    static void append(Connection connection, TablePath path, int from, int to) throws Exception {
+    public static void append(Connection connection, TablePath path, int from, int to) throws Exception {
         try (Table table = connection.getTable(path)) {
             AppendWriter writer = table.newAppend().createWriter();
             for (int i = from; i < to; i++) {
@@ -111,7 +111,7 @@ class TieringServiceIT {
         }
     }
 
-    static List<Integer> lakeIds(LocalCluster cluster, TablePath path) throws Exception {
+    public static List<Integer> lakeIds(LocalCluster cluster, TablePath path) throws Exception {
         try {
             return LakeTables.rows(cluster.lakeCatalogOptions(), path, row -> row.getInt(0));
         } catch (Exception e) {
@@ -119,7 +119,7 @@ class TieringServiceIT {
         }
     }
 
-    static List<Integer> range(int from, int to) {
+    public static List<Integer> range(int from, int to) {
         return IntStream.range(from, to).boxed().collect(Collectors.toList());
     }
 }

@@ -1,0 +1,154 @@
+package dev.riffle.lake.union;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.Riffle;
+import dev.riffle.core.RiffleTable;
+import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.read.ReadBuilder;
+import dev.riffle.core.read.StartingOffsets;
+import dev.riffle.core.scan.Projection;
+import dev.riffle.core.types.ArrowTypeMapping;
+import dev.riffle.lake.source.LakeScan;
+import dev.riffle.lake.source.LakeSource;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.types.RowType;
+
+/**
+ * Describes a union read of one table (lake snapshot + Fluss log tail); {@link #createReader()}
+ * pins the lake snapshot and the log's stop offsets.
+ *
+ * <pre>{@code
+ * UnionRead.of(riffle, lakeSource, riffle.table("shop.orders")).columns(List.of("id", "amount")).createReader()
+ * }</pre>
+ *
+ * <p>The lake snapshot is Fluss's readable one ({@code getReadableLakeSnapshot}); with none yet,
+ * the read is the Fluss log alone.
+ */
+public final class UnionRead {
+    private final Riffle riffle;
+    private final LakeSource lake;
+    private final RiffleTable table;
+    private final Optional<List<String>> columns;
+
+    private UnionRead(Riffle riffle, LakeSource lake, RiffleTable table, Optional<List<String>> columns) {
+        this.riffle = requireNonNull(riffle, "riffle is null");
+        this.lake = requireNonNull(lake, "lake is null");
+        this.table = requireNonNull(table, "table is null");
+        this.columns = requireNonNull(columns, "columns is null");
+    }
+
+    public static UnionRead of(Riffle riffle, LakeSource lake, RiffleTable table) {
+        return new UnionRead(riffle, lake, table, Optional.empty());
+    }
+
+    /** Only these columns, in this order. */
+    public UnionRead columns(List<String> names) {
+        TableInfo info = table.info();
+        Projection.of(info.getRowType(), names, info.getTablePath());
+        return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)));
+    }
+
+    public UnionReader createReader() throws IOException {
+        TableInfo info = table.info();
+        RowType rowType = info.getRowType();
+        int[] requested = columns.map(c -> Projection.of(rowType, c, info.getTablePath()).requested())
+                .orElseGet(() -> Projection.all(rowType).requested());
+        List<Integer> read = new ArrayList<>();
+        for (int column : requested) {
+            read.add(column);
+        }
+        Optional<int[]> keys = Optional.empty();
+        if (info.hasPrimaryKey()) {
+            // The merge needs the key on both sides, requested or not.
+            int[] keyPositions = new int[info.getPrimaryKeys().size()];
+            for (int k = 0; k < keyPositions.length; k++) {
+                int column = rowType.getFieldNames().indexOf(info.getPrimaryKeys().get(k));
+                int at = read.indexOf(column);
+                if (at < 0) {
+                    read.add(column);
+                    at = read.size() - 1;
+                }
+                keyPositions[k] = at;
+            }
+            keys = Optional.of(keyPositions);
+        }
+        int[] readColumns = read.stream().mapToInt(Integer::intValue).toArray();
+        List<String> readNames = new ArrayList<>();
+        for (int column : readColumns) {
+            readNames.add(rowType.getFieldNames().get(column));
+        }
+
+        Admin admin = riffle.connection().getAdmin();
+        Optional<LakeSnapshot> snapshot = readableSnapshot(admin, info);
+        Optional<LakeScan> lakeScan = Optional.empty();
+        ReadBuilder log = table.read().columns(readNames);
+        if (info.hasPrimaryKey()) {
+            log = log.changelog();
+        }
+        if (snapshot.isPresent()) {
+            lakeScan = Optional.of(lake.plan(snapshot.get().getSnapshotId(), readColumns, List.of()));
+            log = log.from(StartingOffsets.explicit(startOffsets(admin, info, snapshot.get())));
+        }
+        BoundedLogReader logReader;
+        try {
+            logReader = log.createReader();
+        } catch (RuntimeException e) {
+            lakeScan.ifPresent(LakeScan::close);
+            throw e;
+        }
+        return new UnionReader(ArrowTypeMapping.toArrowSchema(rowType.project(requested)), requested.length, lakeScan,
+                logReader, riffle.allocator(), keys);
+    }
+
+    private static Optional<LakeSnapshot> readableSnapshot(Admin admin, TableInfo info) throws IOException {
+        try {
+            return Optional.of(admin.getReadableLakeSnapshot(info.getTablePath()).get(60, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
+                return Optional.empty();
+            }
+            throw new IOException("Cannot get the lake snapshot of " + info.getTablePath() + ": "
+                    + e.getCause().getMessage(), e.getCause());
+        } catch (Exception e) {
+            throw new IOException("Cannot get the lake snapshot of " + info.getTablePath() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /** The log starts where the lake snapshot ends; partitions the log no longer has are left out. */
+    private static Map<BucketRef, Long> startOffsets(Admin admin, TableInfo info, LakeSnapshot snapshot)
+            throws IOException {
+        Map<Long, String> partitions = new HashMap<>();
+        if (info.isPartitioned()) {
+            try {
+                for (PartitionInfo partition : admin.listPartitionInfos(info.getTablePath()).get(60, TimeUnit.SECONDS)) {
+                    partitions.put(partition.getPartitionId(), partition.getPartitionName());
+                }
+            } catch (Exception e) {
+                throw new IOException("Cannot list the partitions of " + info.getTablePath(), e);
+            }
+        }
+        Map<BucketRef, Long> starts = new HashMap<>();
+        snapshot.getTableBucketsOffset().forEach((bucket, offset) -> {
+            if (bucket.getPartitionId() == null) {
+                starts.put(BucketRef.of(bucket.getBucket()), offset);
+            } else if (partitions.containsKey(bucket.getPartitionId())) {
+                starts.put(BucketRef.of(partitions.get(bucket.getPartitionId()), bucket.getBucket()), offset);
+            }
+        });
+        return starts;
+    }
+}

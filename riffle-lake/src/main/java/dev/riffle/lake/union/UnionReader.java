@@ -1,0 +1,320 @@
+package dev.riffle.lake.union;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.scan.ArrowLogScanner;
+import dev.riffle.core.scan.LogBatch;
+import dev.riffle.lake.source.LakeBatchReader;
+import dev.riffle.lake.source.LakeScan;
+import dev.riffle.lake.source.LakeSplit;
+import java.io.IOException;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.nio.ByteBuffer;
+import java.nio.channels.Channels;
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.Text;
+
+/**
+ * One table out of its lake snapshot and the Fluss log past the offsets that snapshot records:
+ * every row exactly once. Batches are Arrow roots in the requested columns; the caller owns and
+ * closes each one.
+ *
+ * <p>Log tables concatenate: the lake snapshot, then each bucket's log from its recorded offset.
+ * Primary-key tables merge: the log tail (read as a changelog) is folded by key, newest record
+ * first wins, {@code -U}/{@code -D} delete; lake rows whose key the tail touched are dropped, and
+ * the tail's surviving rows follow. Memory grows with the log tail, not with the table.
+ *
+ * <pre>{@code
+ * try (UnionReader rows = UnionRead.of(riffle, lakeSource, "shop.orders").createReader()) {
+ *     while (rows.hasNext()) {
+ *         try (VectorSchemaRoot batch = rows.next()) { ... }
+ *     }
+ * }
+ * }</pre>
+ */
+public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoCloseable {
+    private final Schema schema;
+    private final int outputColumns;
+    private final Optional<LakeScan> lake;
+    private final BoundedLogReader log;
+    private final BufferAllocator allocator;
+    private final Optional<int[]> keyColumns;
+    private final Iterator<LakeSplit> splits;
+    private LakeBatchReader lakeBatches;
+    private Map<Object, TailRow> tail;
+    private List<VectorSchemaRoot> tailBatches;
+    private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
+    private Phase phase;
+    private long rowsRead;
+    private boolean closed;
+
+    private enum Phase { TAIL, LAKE, LOG, DONE }
+
+    /**
+     * @param keyColumns for primary-key tables, the positions of the key among the read columns;
+     *     the log reader then reads the changelog, and both sides carry the key columns after the
+     *     {@code outputColumns} requested ones
+     */
+    UnionReader(Schema schema, int outputColumns, Optional<LakeScan> lake, BoundedLogReader log,
+            BufferAllocator allocator, Optional<int[]> keyColumns) {
+        this.schema = requireNonNull(schema, "schema is null");
+        this.outputColumns = outputColumns;
+        this.lake = requireNonNull(lake, "lake is null");
+        this.log = requireNonNull(log, "log is null");
+        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.keyColumns = requireNonNull(keyColumns, "keyColumns is null");
+        this.splits = lake.map(l -> l.splits().iterator()).orElse(List.<LakeSplit>of().iterator());
+        this.phase = keyColumns.isPresent() ? Phase.TAIL : Phase.LAKE;
+    }
+
+    /** The schema of every batch: the requested columns. */
+    public Schema schema() {
+        return schema;
+    }
+
+    /** The lake snapshot read, if the table had one. */
+    public Optional<Long> lakeSnapshotId() {
+        return lake.map(LakeScan::snapshotId);
+    }
+
+    public long rowsRead() {
+        return rowsRead;
+    }
+
+    @Override
+    public boolean hasNext() {
+        try {
+            while (ready.isEmpty() && phase != Phase.DONE && !closed) {
+                step();
+            }
+        } catch (IOException e) {
+            throw new UncheckedIOException("Union read failed: " + e.getMessage(), e);
+        }
+        return !ready.isEmpty();
+    }
+
+    @Override
+    public VectorSchemaRoot next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("The union read has ended");
+        }
+        VectorSchemaRoot batch = ready.poll();
+        rowsRead += batch.getRowCount();
+        return batch;
+    }
+
+    /** Writes every remaining row as an Arrow IPC stream; returns the number of rows. */
+    public long writeArrowStream(OutputStream out) throws IOException {
+        long rows = 0;
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+                ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(out))) {
+            writer.start();
+            while (hasNext()) {
+                try (VectorSchemaRoot batch = next()) {
+                    for (int i = 0; i < batch.getFieldVectors().size(); i++) {
+                        batch.getVector(i).makeTransferPair(root.getVector(i)).transfer();
+                    }
+                    root.setRowCount(batch.getRowCount());
+                    writer.writeBatch();
+                    rows += batch.getRowCount();
+                }
+            }
+            writer.end();
+        }
+        return rows;
+    }
+
+    @Override
+    public void close() throws IOException {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        ready.forEach(VectorSchemaRoot::close);
+        ready.clear();
+        if (tailBatches != null) {
+            tailBatches.forEach(VectorSchemaRoot::close);
+        }
+        try {
+            if (lakeBatches != null) {
+                lakeBatches.close();
+            }
+        } finally {
+            log.close();
+            lake.ifPresent(LakeScan::close);
+        }
+    }
+
+    private void step() throws IOException {
+        switch (phase) {
+            case TAIL -> readTail();
+            case LAKE -> readLake();
+            case LOG -> readLog();
+            case DONE -> { }
+        }
+    }
+
+    /** Primary-key tables: the whole log tail first, folded by key. */
+    private void readTail() {
+        tail = new HashMap<>();
+        tailBatches = new ArrayList<>();
+        int[] keys = keyColumns.orElseThrow();
+        while (log.hasNext()) {
+            try (LogBatch batch = log.next()) {
+                VectorSchemaRoot root = batch.root();
+                int typeIndex = root.getSchema().getFields().indexOf(root.getSchema().findField(ArrowLogScanner.CHANGE_TYPE_COLUMN));
+                FieldVector types = root.getVector(typeIndex);
+                int batchIndex = tailBatches.size();
+                // Keep only the data columns (requested, then extra key columns) of the tail.
+                tailBatches.add(new VectorSchemaRoot(root.getFieldVectors().subList(0, typeIndex).stream()
+                        .map(v -> transfer(v)).toList()));
+                VectorSchemaRoot kept = tailBatches.get(batchIndex);
+                for (int row = 0; row < kept.getRowCount(); row++) {
+                    Object key = key(kept, keys, row);
+                    String type = types.getObject(row).toString();
+                    boolean deleted = type.equals("-D") || type.equals("-U");
+                    tail.put(key, new TailRow(batchIndex, row, deleted));
+                }
+            }
+        }
+        phase = Phase.LAKE;
+    }
+
+    private void readLake() throws IOException {
+        if (lakeBatches == null) {
+            if (!splits.hasNext()) {
+                phase = keyColumns.isPresent() ? Phase.DONE : Phase.LOG;
+                if (keyColumns.isPresent()) {
+                    emitTail();
+                }
+                return;
+            }
+            lakeBatches = lake.orElseThrow().read(splits.next(), allocator);
+        }
+        Optional<VectorSchemaRoot> batch = lakeBatches.next();
+        if (batch.isEmpty()) {
+            lakeBatches.close();
+            lakeBatches = null;
+            return;
+        }
+        if (keyColumns.isEmpty()) {
+            ready.add(batch.get());
+            return;
+        }
+        try (VectorSchemaRoot rows = batch.get()) {
+            int[] keys = keyColumns.get();
+            VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator);
+            int count = 0;
+            for (int row = 0; row < rows.getRowCount(); row++) {
+                if (!tail.containsKey(key(rows, keys, row))) {
+                    copyRow(rows, row, out, count++);
+                }
+            }
+            out.setRowCount(count);
+            emit(out);
+        }
+    }
+
+    private void emitTail() {
+        // Newest record per key, in the order the tail was read.
+        List<List<TailRow>> byBatch = new ArrayList<>();
+        tailBatches.forEach(b -> byBatch.add(new ArrayList<>()));
+        tail.values().forEach(row -> {
+            if (!row.deleted()) {
+                byBatch.get(row.batch()).add(row);
+            }
+        });
+        for (int b = 0; b < tailBatches.size(); b++) {
+            List<TailRow> rows = byBatch.get(b);
+            if (rows.isEmpty()) {
+                continue;
+            }
+            rows.sort((x, y) -> Integer.compare(x.row(), y.row()));
+            VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator);
+            int count = 0;
+            for (TailRow row : rows) {
+                copyRow(tailBatches.get(b), row.row(), out, count++);
+            }
+            out.setRowCount(count);
+            emit(out);
+        }
+        tailBatches.forEach(VectorSchemaRoot::close);
+        tailBatches = null;
+        tail = null;
+    }
+
+    private void readLog() {
+        if (!log.hasNext()) {
+            phase = Phase.DONE;
+            return;
+        }
+        try (LogBatch batch = log.next()) {
+            VectorSchemaRoot root = batch.root();
+            List<FieldVector> vectors = new ArrayList<>();
+            for (int i = 0; i < outputColumns; i++) {
+                vectors.add(transfer(root.getVector(i)));
+            }
+            emit(new VectorSchemaRoot(schema.getFields(), vectors, root.getRowCount()));
+        }
+    }
+
+    private void emit(VectorSchemaRoot batch) {
+        if (batch.getRowCount() == 0) {
+            batch.close();
+        } else {
+            ready.add(batch);
+        }
+    }
+
+    private FieldVector transfer(FieldVector from) {
+        var pair = from.getTransferPair(allocator);
+        pair.transfer();
+        return (FieldVector) pair.getTo();
+    }
+
+    private void copyRow(VectorSchemaRoot from, int row, VectorSchemaRoot to, int target) {
+        for (int i = 0; i < outputColumns; i++) {
+            to.getVector(i).copyFromSafe(row, target, from.getVector(i));
+        }
+        to.setRowCount(target + 1);
+    }
+
+    /** A key value with the same equality whichever side (lake or log) it came from. */
+    private static Object key(VectorSchemaRoot root, int[] keys, int row) {
+        if (keys.length == 1) {
+            return keyPart(root.getVector(keys[0]).getObject(row));
+        }
+        Object[] parts = new Object[keys.length];
+        for (int i = 0; i < keys.length; i++) {
+            parts[i] = keyPart(root.getVector(keys[i]).getObject(row));
+        }
+        return Arrays.asList(parts);
+    }
+
+    private static Object keyPart(Object value) {
+        if (value instanceof Text text) {
+            return text.toString();
+        }
+        if (value instanceof byte[] bytes) {
+            return ByteBuffer.wrap(bytes);
+        }
+        return value;
+    }
+
+    private record TailRow(int batch, int row, boolean deleted) {}
+}
