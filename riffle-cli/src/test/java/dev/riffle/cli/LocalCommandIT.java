@@ -2,6 +2,7 @@ package dev.riffle.cli;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -15,6 +16,22 @@ import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.DatabaseDescriptor;
+import java.time.Duration;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.DataTypes;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.reader.RecordReader;
+import org.apache.paimon.table.source.ReadBuilder;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -46,6 +63,22 @@ class LocalCommandIT {
             try (Connection connection = ConnectionFactory.createConnection(conf); Admin admin = connection.getAdmin()) {
                 admin.createDatabase("from_client", DatabaseDescriptor.EMPTY, false).get(20, TimeUnit.SECONDS);
                 assertThat(admin.listDatabases().get(20, TimeUnit.SECONDS)).contains("fluss", "from_client");
+
+                // riffle local tiers: a datalake table reaches the Paimon warehouse within its freshness.
+                TablePath lakeTable = TablePath.of("from_client", "tiered");
+                admin.createTable(lakeTable, TableDescriptor.builder()
+                        .schema(Schema.newBuilder().column("id", DataTypes.INT()).build()).distributedBy(1)
+                        .property("table.datalake.enabled", "true").property("table.datalake.freshness", "1s").build(),
+                        false).get(20, TimeUnit.SECONDS);
+                try (Table table = connection.getTable(lakeTable)) {
+                    AppendWriter writer = table.newAppend().createWriter();
+                    for (int i = 0; i < 10; i++) {
+                        writer.append(GenericRow.of(i));
+                    }
+                    writer.flush();
+                }
+                await().atMost(Duration.ofSeconds(30)).ignoreExceptions()
+                        .until(() -> paimonRowCount(dataDir.resolve("lake"), lakeTable) == 10);
             }
             long stopAsked = System.nanoTime();
             process.destroy(); // SIGTERM
@@ -56,6 +89,19 @@ class LocalCommandIT {
             System.out.printf("riffle local stopped %.1f s after SIGTERM%n", (System.nanoTime() - stopAsked) / 1e9);
         } finally {
             process.destroyForcibly();
+        }
+    }
+
+    private static long paimonRowCount(Path warehouse, TablePath path) throws Exception {
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(
+                java.util.Map.of("warehouse", "file://" + warehouse))))) {
+            org.apache.paimon.table.Table table = catalog.getTable(Identifier.create(path.getDatabaseName(), path.getTableName()));
+            ReadBuilder read = table.newReadBuilder();
+            long[] rows = {0};
+            try (RecordReader<InternalRow> reader = read.newRead().createReader(read.newScan().plan())) {
+                reader.forEachRemaining(row -> rows[0]++);
+            }
+            return rows[0];
         }
     }
 

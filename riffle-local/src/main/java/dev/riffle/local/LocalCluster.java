@@ -109,7 +109,12 @@ public final class LocalCluster implements AutoCloseable {
      * {@code warehouse}), as Fluss passes them to its lake plugin.
      */
     public Map<String, String> lakeCatalogOptions() {
-        return Map.of("metastore", "filesystem", "warehouse", lakeWarehouse().toUri().toString());
+        return Map.of("metastore", "filesystem", "warehouse", warehouseUri(settings));
+    }
+
+    /** One spelling of the warehouse URI everywhere (Path.toUri adds a '/' once the directory exists). */
+    private static String warehouseUri(Settings settings) {
+        return "file://" + settings.dataDir().resolve("lake");
     }
 
     /** A client configuration that points at this cluster; callers may add client options. */
@@ -195,7 +200,7 @@ public final class LocalCluster implements AutoCloseable {
         if (settings.lakeEnabled()) {
             conf.setString("datalake.format", "paimon");
             conf.setString("datalake.paimon.metastore", "filesystem");
-            conf.setString("datalake.paimon.warehouse", settings.dataDir().resolve("lake").toUri().toString());
+            conf.setString("datalake.paimon.warehouse", warehouseUri(settings));
         }
         settings.serverConfig().forEach(conf::setString);
         return conf;

@@ -1,5 +1,6 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
 import java.io.PrintWriter;
@@ -72,7 +73,7 @@ public final class LocalCommand implements Callable<Integer> {
             addresses.put("Tablet servers", Integer.toString(tabletServers));
             addresses.put("Data directory", dir.toString());
             if (cluster.lakeEnabled()) {
-                addresses.put("Paimon warehouse", cluster.lakeWarehouse().toUri().toString());
+                addresses.put("Paimon warehouse", cluster.lakeCatalogOptions().get("warehouse"));
             }
             ShutdownSignals.onStop(stop::countDown);
             try {

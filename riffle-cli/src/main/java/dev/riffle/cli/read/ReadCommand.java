@@ -2,21 +2,20 @@ package dev.riffle.cli.read;
 
 import dev.riffle.core.Riffle;
 import dev.riffle.core.RiffleTable;
-import dev.riffle.core.read.BucketRef;
-import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
-import dev.riffle.core.scan.LogBatch;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.Callable;
 import org.apache.fluss.exception.IllegalConfigurationException;
-import org.apache.fluss.metadata.TableInfo;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import dev.riffle.lake.config.LakeConfig;
+import dev.riffle.lake.source.FlussPluginLakeSource;
+import dev.riffle.lake.union.UnionRead;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -80,6 +79,17 @@ public final class ReadCommand implements Callable<Integer> {
                     + " _log_offset and _commit_timestamp. Required for primary-key tables.")
     boolean changelog;
 
+    @Option(names = "--source", paramLabel = "SOURCE", converter = Source.Converter.class,
+            description = "union (the lake snapshot plus the Fluss log past it: the whole table), log (the Fluss log"
+                    + " alone) or lake (the lake snapshot alone). Default: union for datalake-enabled tables, else log."
+                    + " union and lake read the current rows: no --from, --until or --changelog.")
+    Source source;
+
+    @Option(names = "--warehouse", paramLabel = "URI",
+            description = "The Paimon warehouse of the cluster's lake, when the cluster does not say (it does when"
+                    + " its servers set datalake.paimon.warehouse).")
+    String warehouse;
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "csv", converter = OutputFormat.Converter.class,
             description = "csv (RFC 4180, with a header), json (one object per line) or arrow (Arrow IPC stream);"
                     + " default: ${DEFAULT-VALUE}.")
@@ -106,15 +116,15 @@ public final class ReadCommand implements Callable<Integer> {
         ProgressBar progressBar = new ProgressBar(err, terminal.stderr() && !(toStdout && terminal.stdout()),
                 System::nanoTime);
         try (Riffle riffle = connect();
-                BoundedLogReader reader = plan(riffle, projection).createReader();
+                RowSource reader = open(riffle, projection);
                 // Opened only now: a wrong table, column or offset leaves an existing file alone.
                 Output output = toStdout ? Output.stdout(spec.commandLine().getOut(), System.out) : Output.file(Path.of(out));
                 RowWriter writer = format.open(output, reader.schema(), riffle.allocator())) {
             writer.start();
             boolean outputClosed = false;
             while (!outputClosed && reader.hasNext()) {
-                try (LogBatch batch = reader.next()) {
-                    writer.write(batch.root());
+                try (VectorSchemaRoot batch = reader.next()) {
+                    writer.write(batch);
                 }
                 outputClosed = output.closedByReader();
                 progressBar.update(reader.progress());
@@ -153,6 +163,36 @@ public final class ReadCommand implements Callable<Integer> {
         return Optional.of(names);
     }
 
+    /** The rows to write: the log (or changelog) reader, or the union read for lake tables. */
+    private RowSource open(Riffle riffle, Optional<List<String>> projection) throws Exception {
+        RiffleTable riffleTable = riffle.table(table);
+        Source chosen = source != null ? source
+                : riffleTable.info().getTableConfig().isDataLakeEnabled() ? Source.UNION : Source.LOG;
+        if (chosen == Source.LOG) {
+            return RowSource.of(plan(riffleTable, projection).createReader());
+        }
+        if (changelog || !(from instanceof StartingOffsets.Earliest) || !(until instanceof StoppingOffsets.Latest)) {
+            throw new ParameterException(spec.commandLine(), "--source " + chosen.name().toLowerCase(java.util.Locale.ROOT)
+                    + " reads the table's current rows: it takes no --from, --until or --changelog (use --source log)");
+        }
+        if (!riffleTable.info().getTableConfig().isDataLakeEnabled()) {
+            throw new IllegalArgumentException("Table " + table + " is not datalake-enabled, so it has no lake side;"
+                    + " read it with --source log");
+        }
+        LakeConfig lake = warehouse != null ? LakeConfig.paimonWarehouse(warehouse)
+                : LakeConfig.discover(riffle.connection().getAdmin()).orElseThrow(() -> new IllegalArgumentException(
+                        "The cluster does not say where its lake is; pass --warehouse URI"));
+        UnionRead read = UnionRead.of(riffle, FlussPluginLakeSource.create(lake.format(), lake.options(),
+                riffleTable.info().getTablePath(), riffleTable.info().getRowType()), riffleTable);
+        if (projection.isPresent()) {
+            read = read.columns(projection.get());
+        }
+        if (chosen == Source.LAKE) {
+            read = read.lakeOnly();
+        }
+        return RowSource.of(read.createReader());
+    }
+
     private Riffle connect() {
         try {
             return Riffle.connect(bootstrapServers);
@@ -166,14 +206,7 @@ public final class ReadCommand implements Callable<Integer> {
         }
     }
 
-    private ReadBuilder plan(Riffle riffle, Optional<List<String>> projection) {
-        RiffleTable riffleTable = riffle.table(table);
-        if (from instanceof StartingOffsets.Explicit explicit) {
-            checkBucketsExist(riffleTable.info(), explicit.offsets().keySet(), "--from");
-        }
-        if (until instanceof StoppingOffsets.Explicit explicit) {
-            checkBucketsExist(riffleTable.info(), explicit.offsets().keySet(), "--until");
-        }
+    private ReadBuilder plan(RiffleTable riffleTable, Optional<List<String>> projection) {
         ReadBuilder read = riffleTable.read();
         if (projection.isPresent()) {
             read = read.columns(projection.get());
@@ -182,27 +215,5 @@ public final class ReadCommand implements Callable<Integer> {
             read = read.changelog();
         }
         return read.from(from).until(until);
-    }
-
-    /**
-     * Riffle does not check offsets' buckets against the table yet: a bucket past the last one fails
-     * deep in Fluss ("Leader not found after retry 3 times"), a partition on an unpartitioned table
-     * with "it covers []". Checked here to name the problem.
-     */
-    private static void checkBucketsExist(TableInfo info, Set<BucketRef> buckets, String option) {
-        for (BucketRef bucket : buckets) {
-            if (bucket.partition().isPresent() && !info.isPartitioned()) {
-                throw new IllegalArgumentException(option + " names partition '" + bucket.partition().get() + "', but table "
-                        + info.getTablePath() + " is not partitioned; give offsets as BUCKET:OFFSET");
-            }
-            if (bucket.partition().isEmpty() && info.isPartitioned()) {
-                throw new IllegalArgumentException(option + " names bucket " + bucket + " without a partition, but table "
-                        + info.getTablePath() + " is partitioned; give offsets as PARTITION/BUCKET:OFFSET");
-            }
-            if (bucket.bucket() >= info.getNumBuckets()) {
-                throw new IllegalArgumentException(option + " names bucket " + bucket.bucket() + ", but table "
-                        + info.getTablePath() + " has buckets 0.." + (info.getNumBuckets() - 1));
-            }
-        }
     }
 }

@@ -23,7 +23,7 @@ final class BoundedArrowReader extends ArrowReader {
             return false;
         }
         try (LogBatch batch = reader.next()) {
-            BoundedLogReader.transfer(batch, getVectorSchemaRoot());
+            batch.transferTo(getVectorSchemaRoot());
         }
         return true;
     }

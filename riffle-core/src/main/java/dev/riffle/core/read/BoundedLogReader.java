@@ -210,7 +210,7 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
             writer.start();
             while (hasNext()) {
                 try (LogBatch batch = next()) {
-                    transfer(batch, root);
+                    batch.transferTo(root);
                     writer.writeBatch();
                     rows += batch.rowCount();
                 }
@@ -262,14 +262,6 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
                 scanner.close();
             }
         }
-    }
-
-    static void transfer(LogBatch batch, VectorSchemaRoot target) {
-        List<FieldVector> from = batch.root().getFieldVectors();
-        for (int i = 0; i < from.size(); i++) {
-            from.get(i).makeTransferPair(target.getVector(i)).transfer();
-        }
-        target.setRowCount(batch.rowCount());
     }
 
     private void accept(LogBatch batch) {

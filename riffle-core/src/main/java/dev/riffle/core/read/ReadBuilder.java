@@ -98,13 +98,37 @@ public final class ReadBuilder {
     }
 
     public ReadBuilder from(StartingOffsets start) {
+        if (start instanceof StartingOffsets.Explicit explicit) {
+            checkBuckets(explicit.offsets().keySet(), "start");
+        }
         return new ReadBuilder(connection, table, allocator, columns, changelog, start, until, buckets, partitions,
                 timeout, fetchConfig);
     }
 
     public ReadBuilder until(StoppingOffsets stop) {
+        if (stop instanceof StoppingOffsets.Explicit explicit) {
+            checkBuckets(explicit.offsets().keySet(), "stop");
+        }
         return new ReadBuilder(connection, table, allocator, columns, changelog, from, stop, buckets, partitions,
                 timeout, fetchConfig);
+    }
+
+    /** Offsets must name buckets the table has, with a partition exactly when it is partitioned. */
+    private void checkBuckets(Set<BucketRef> buckets, String kind) {
+        for (BucketRef bucket : buckets) {
+            if (bucket.partition().isPresent() && !table.isPartitioned()) {
+                throw new IllegalArgumentException("A " + kind + " offset names partition '" + bucket.partition().get()
+                        + "', but table " + table.getTablePath() + " is not partitioned; name buckets alone");
+            }
+            if (bucket.partition().isEmpty() && table.isPartitioned()) {
+                throw new IllegalArgumentException("A " + kind + " offset names bucket " + bucket + " without a partition,"
+                        + " but table " + table.getTablePath() + " is partitioned; name PARTITION/BUCKET");
+            }
+            if (bucket.bucket() >= table.getNumBuckets()) {
+                throw new IllegalArgumentException("A " + kind + " offset names bucket " + bucket.bucket() + ", but table "
+                        + table.getTablePath() + " has buckets 0.." + (table.getNumBuckets() - 1));
+            }
+        }
     }
 
     /** Only these buckets (default: all, or those an explicit stop names). */

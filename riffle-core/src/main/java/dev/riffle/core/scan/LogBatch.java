@@ -49,6 +49,18 @@ public record LogBatch(TableBucket bucket, Optional<String> partitionName, long 
         return new LogBatch(bucket, partitionName, baseOffset + from, commitTimestamp, root.slice(from, length));
     }
 
+    /**
+     * Moves this batch's buffers into {@code target} (same schema), without copying: the target
+     * then holds the rows and this batch is empty.
+     */
+    public void transferTo(VectorSchemaRoot target) {
+        int rows = rowCount();
+        for (int i = 0; i < root.getFieldVectors().size(); i++) {
+            root.getVector(i).makeTransferPair(target.getVector(i)).transfer();
+        }
+        target.setRowCount(rows);
+    }
+
     @Override
     public void close() {
         root.close();

@@ -58,6 +58,7 @@ public final class TieringService implements AutoCloseable {
     private final AtomicBoolean currentHeld = new AtomicBoolean();
     private final Map<Long, TieredTable> tiered = new ConcurrentHashMap<>();
     private final Object sleeper = new Object();
+    private final java.util.function.Consumer<TieredTable> onTiered;
     private volatile int coordinatorEpoch;
 
     private TieringService(Builder builder) {
@@ -69,6 +70,7 @@ public final class TieringService implements AutoCloseable {
                 .createLakeStorage(lakeConfig).createLakeTieringFactory();
         this.round = new TableTieringRound(connection, admin, coordinator, builder.clientConfig, builder.checkpoint);
         this.pollInterval = builder.pollInterval;
+        this.onTiered = builder.onTiered;
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "riffle-tiering-heartbeat"));
         this.worker = daemon(this::runLoop, "riffle-tiering");
     }
@@ -191,7 +193,7 @@ public final class TieringService implements AutoCloseable {
             return;
         }
         long tableId = result.tieredOffsets().keySet().iterator().next().getTableId();
-        tiered.compute(tableId, (id, previous) -> {
+        TieredTable updated = tiered.compute(tableId, (id, previous) -> {
             Map<TableBucket, Long> offsets = new HashMap<>(previous == null ? Map.of() : previous.tieredOffsets());
             offsets.putAll(result.tieredOffsets());
             return new TieredTable(result.table(), new LinkedHashMap<>(offsets), result.lakeSnapshotId(), Instant.now(),
@@ -200,6 +202,11 @@ public final class TieringService implements AutoCloseable {
         LOG.info("Tiered {} rows of {} into lake snapshot {} in {} ms; tiered offsets {}", result.rows(),
                 result.table(), result.lakeSnapshotId().get(), TimeUnit.NANOSECONDS.toMillis(result.nanos()),
                 describe(result.tieredOffsets()));
+        try {
+            onTiered.accept(updated);
+        } catch (RuntimeException e) {
+            LOG.warn("A tiering listener failed", e);
+        }
     }
 
     private static String describe(Map<TableBucket, Long> offsets) {
@@ -236,8 +243,15 @@ public final class TieringService implements AutoCloseable {
         private Map<String, String> lakeOptions = Map.of();
         private Duration pollInterval = Duration.ofSeconds(1);
         private TableTieringRound.Checkpoint checkpoint = TableTieringRound.Checkpoint.NONE;
+        private java.util.function.Consumer<TieredTable> onTiered = table -> {};
 
         private Builder() {}
+
+        /** Called after every round that committed something, with the table's totals so far. */
+        public Builder onTiered(java.util.function.Consumer<TieredTable> listener) {
+            this.onTiered = requireNonNull(listener, "listener is null");
+            return this;
+        }
 
         /** How to reach the Fluss cluster ({@code bootstrap.servers} and any client options). */
         public Builder clientConfig(Configuration config) {

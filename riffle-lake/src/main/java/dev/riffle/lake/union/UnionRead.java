@@ -43,23 +43,31 @@ public final class UnionRead {
     private final LakeSource lake;
     private final RiffleTable table;
     private final Optional<List<String>> columns;
+    private final boolean lakeOnly;
 
-    private UnionRead(Riffle riffle, LakeSource lake, RiffleTable table, Optional<List<String>> columns) {
+    private UnionRead(Riffle riffle, LakeSource lake, RiffleTable table, Optional<List<String>> columns,
+            boolean lakeOnly) {
         this.riffle = requireNonNull(riffle, "riffle is null");
         this.lake = requireNonNull(lake, "lake is null");
         this.table = requireNonNull(table, "table is null");
         this.columns = requireNonNull(columns, "columns is null");
+        this.lakeOnly = lakeOnly;
     }
 
     public static UnionRead of(Riffle riffle, LakeSource lake, RiffleTable table) {
-        return new UnionRead(riffle, lake, table, Optional.empty());
+        return new UnionRead(riffle, lake, table, Optional.empty(), false);
     }
 
     /** Only these columns, in this order. */
     public UnionRead columns(List<String> names) {
         TableInfo info = table.info();
         Projection.of(info.getRowType(), names, info.getTablePath());
-        return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)));
+        return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)), lakeOnly);
+    }
+
+    /** The lake snapshot alone, without the log past it. */
+    public UnionRead lakeOnly() {
+        return new UnionRead(riffle, lake, table, columns, true);
     }
 
     public UnionReader createReader() throws IOException {
@@ -99,13 +107,17 @@ public final class UnionRead {
         if (info.hasPrimaryKey()) {
             log = log.changelog();
         }
+        if (snapshot.isEmpty() && lakeOnly) {
+            throw new IllegalArgumentException("Table " + info.getTablePath() + " has no lake snapshot yet: nothing has"
+                    + " been tiered (is a tiering service running?)");
+        }
         if (snapshot.isPresent()) {
             lakeScan = Optional.of(lake.plan(snapshot.get().getSnapshotId(), readColumns, List.of()));
             log = log.from(StartingOffsets.explicit(startOffsets(admin, info, snapshot.get())));
         }
-        BoundedLogReader logReader;
+        Optional<BoundedLogReader> logReader;
         try {
-            logReader = log.createReader();
+            logReader = lakeOnly ? Optional.empty() : Optional.of(log.createReader());
         } catch (RuntimeException e) {
             lakeScan.ifPresent(LakeScan::close);
             throw e;

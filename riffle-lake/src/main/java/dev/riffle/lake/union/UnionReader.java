@@ -51,7 +51,7 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
     private final Schema schema;
     private final int outputColumns;
     private final Optional<LakeScan> lake;
-    private final BoundedLogReader log;
+    private final Optional<BoundedLogReader> log;
     private final BufferAllocator allocator;
     private final Optional<int[]> keyColumns;
     private final Iterator<LakeSplit> splits;
@@ -70,7 +70,7 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
      *     the log reader then reads the changelog, and both sides carry the key columns after the
      *     {@code outputColumns} requested ones
      */
-    UnionReader(Schema schema, int outputColumns, Optional<LakeScan> lake, BoundedLogReader log,
+    UnionReader(Schema schema, int outputColumns, Optional<LakeScan> lake, Optional<BoundedLogReader> log,
             BufferAllocator allocator, Optional<int[]> keyColumns) {
         this.schema = requireNonNull(schema, "schema is null");
         this.outputColumns = outputColumns;
@@ -155,7 +155,7 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
                 lakeBatches.close();
             }
         } finally {
-            log.close();
+            log.ifPresent(BoundedLogReader::close);
             lake.ifPresent(LakeScan::close);
         }
     }
@@ -174,8 +174,8 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         tail = new HashMap<>();
         tailBatches = new ArrayList<>();
         int[] keys = keyColumns.orElseThrow();
-        while (log.hasNext()) {
-            try (LogBatch batch = log.next()) {
+        while (log.isPresent() && log.get().hasNext()) {
+            try (LogBatch batch = log.get().next()) {
                 VectorSchemaRoot root = batch.root();
                 int typeIndex = root.getSchema().getFields().indexOf(root.getSchema().findField(ArrowLogScanner.CHANGE_TYPE_COLUMN));
                 FieldVector types = root.getVector(typeIndex);
@@ -259,11 +259,11 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
     }
 
     private void readLog() {
-        if (!log.hasNext()) {
+        if (log.isEmpty() || !log.get().hasNext()) {
             phase = Phase.DONE;
             return;
         }
-        try (LogBatch batch = log.next()) {
+        try (LogBatch batch = log.get().next()) {
             VectorSchemaRoot root = batch.root();
             List<FieldVector> vectors = new ArrayList<>();
             for (int i = 0; i < outputColumns; i++) {

@@ -1,15 +1,16 @@
-package dev.riffle.cli.local;
+package dev.riffle.cli;
 
 import sun.misc.Signal;
 
 /**
- * Ctrl-C and SIGTERM ask {@code riffle local} to stop cleanly, so it can close the cluster and
+ * Ctrl-C and SIGTERM ask a long-running command ({@code riffle local}, {@code riffle tier}) to stop
+ * cleanly, so it can close what it runs and
  * exit with 0 instead of the JVM's 130/143. A second signal while stopping exits at once.
  */
-final class ShutdownSignals {
+public final class ShutdownSignals {
     private ShutdownSignals() {}
 
-    static void onStop(Runnable stop) {
+    public static void onStop(Runnable stop) {
         Runnable[] calls = {stop};
         boolean[] signalled = {false};
         for (String name : new String[] {"INT", "TERM"}) {

@@ -1,0 +1,147 @@
+package dev.riffle.lake.tiering;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.Riffle;
+import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.read.StartingOffsets;
+import dev.riffle.core.read.StoppingOffsets;
+import dev.riffle.core.scan.LogBatch;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+
+/**
+ * How far the lake is behind the log, per datalake-enabled table: what the lake snapshot holds,
+ * how many records it lacks, and how old the oldest of those is (the lake's staleness).
+ *
+ * <pre>{@code
+ * for (TieringStatus.TableLag lag : TieringStatus.of(riffle)) {
+ *     System.out.println(lag.table() + " lags " + lag.lagRecords() + " records");
+ * }
+ * }</pre>
+ */
+public final class TieringStatus {
+    private TieringStatus() {}
+
+    /**
+     * @param lakeSnapshotId the table's latest lake snapshot, if it has been tiered at all
+     * @param lagRecords offsets in the log past the lake snapshot's, summed over buckets
+     * @param lag how long the oldest record not in the lake has waited (zero when none)
+     */
+    public record TableLag(TablePath table, Optional<Long> lakeSnapshotId, Map<BucketRef, Long> tieredOffsets,
+            Map<BucketRef, Long> latestOffsets, long lagRecords, Duration lag) {
+        public TableLag {
+            requireNonNull(table, "table is null");
+            tieredOffsets = Map.copyOf(tieredOffsets);
+            latestOffsets = Map.copyOf(latestOffsets);
+        }
+    }
+
+    /** The lag of every datalake-enabled table in the cluster. */
+    public static List<TableLag> of(Riffle riffle) throws Exception {
+        Admin admin = riffle.connection().getAdmin();
+        List<TableLag> lags = new ArrayList<>();
+        for (String database : admin.listDatabases().get(60, TimeUnit.SECONDS)) {
+            for (String name : admin.listTables(database).get(60, TimeUnit.SECONDS)) {
+                TablePath path = TablePath.of(database, name);
+                TableInfo info = admin.getTableInfo(path).get(60, TimeUnit.SECONDS);
+                if (info.getTableConfig().isDataLakeEnabled()) {
+                    lags.add(lag(riffle, admin, info));
+                }
+            }
+        }
+        return lags;
+    }
+
+    static TableLag lag(Riffle riffle, Admin admin, TableInfo info) throws Exception {
+        TablePath path = info.getTablePath();
+        Optional<LakeSnapshot> snapshot;
+        try {
+            snapshot = Optional.of(admin.getLatestLakeSnapshot(path).get(60, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+            if (!(e.getCause() instanceof LakeTableSnapshotNotExistException)) {
+                throw e;
+            }
+            snapshot = Optional.empty();
+        }
+        Map<Long, String> partitionNames = new HashMap<>();
+        List<Optional<String>> partitions = new ArrayList<>();
+        if (info.isPartitioned()) {
+            for (PartitionInfo partition : admin.listPartitionInfos(path).get(60, TimeUnit.SECONDS)) {
+                partitionNames.put(partition.getPartitionId(), partition.getPartitionName());
+                partitions.add(Optional.of(partition.getPartitionName()));
+            }
+        } else {
+            partitions.add(Optional.empty());
+        }
+        List<Integer> buckets = new ArrayList<>();
+        for (int b = 0; b < info.getNumBuckets(); b++) {
+            buckets.add(b);
+        }
+        Map<BucketRef, Long> latest = new HashMap<>();
+        for (Optional<String> partition : partitions) {
+            Map<Integer, Long> offsets = (partition.isPresent()
+                    ? admin.listOffsets(path, partition.get(), buckets, new OffsetSpec.LatestSpec())
+                    : admin.listOffsets(path, buckets, new OffsetSpec.LatestSpec())).all().get(60, TimeUnit.SECONDS);
+            offsets.forEach((bucket, offset) -> latest.put(new BucketRef(partition, bucket), offset));
+        }
+        Map<BucketRef, Long> tiered = new HashMap<>();
+        snapshot.ifPresent(s -> s.getTableBucketsOffset().forEach((TableBucket bucket, Long offset) -> {
+            Optional<String> partition = Optional.ofNullable(bucket.getPartitionId()).map(partitionNames::get);
+            if (bucket.getPartitionId() == null || partition.isPresent()) {
+                tiered.put(new BucketRef(partition, bucket.getBucket()), offset);
+            }
+        }));
+        long lagRecords = 0;
+        Map<BucketRef, Long> behind = new HashMap<>();
+        for (Map.Entry<BucketRef, Long> entry : latest.entrySet()) {
+            long from = tiered.getOrDefault(entry.getKey(), 0L);
+            if (entry.getValue() > from) {
+                lagRecords += entry.getValue() - from;
+                behind.put(entry.getKey(), from);
+            }
+        }
+        return new TableLag(path, snapshot.map(LakeSnapshot::getSnapshotId), tiered, latest, lagRecords,
+                oldestUntiered(riffle, info, behind));
+    }
+
+    /** The age of the oldest record the lake lacks: one record read at each lagging bucket's tiered offset. */
+    private static Duration oldestUntiered(Riffle riffle, TableInfo info, Map<BucketRef, Long> behind) {
+        if (behind.isEmpty()) {
+            return Duration.ZERO;
+        }
+        Map<BucketRef, Long> stops = new HashMap<>();
+        behind.forEach((bucket, offset) -> stops.put(bucket, offset + 1));
+        long oldest = Long.MAX_VALUE;
+        String first = info.getRowType().getFieldNames().get(0);
+        try (BoundedLogReader reader = riffle.table(info.getTablePath()).changelog().columns(first)
+                .from(StartingOffsets.explicit(behind)).until(StoppingOffsets.explicit(stops))
+                .timeout(Duration.ofSeconds(30)).createReader()) {
+            while (reader.hasNext()) {
+                try (LogBatch batch = reader.next()) {
+                    oldest = Math.min(oldest, batch.commitTimestamp());
+                }
+            }
+        } catch (RuntimeException e) {
+            return Duration.ZERO; // the record expired meanwhile; the offsets still tell the lag
+        }
+        return oldest == Long.MAX_VALUE ? Duration.ZERO
+                : Duration.between(Instant.ofEpochMilli(oldest), Instant.now()).abs();
+    }
+}
