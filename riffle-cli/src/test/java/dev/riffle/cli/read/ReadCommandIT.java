@@ -261,7 +261,7 @@ class ReadCommandIT {
         CliRun run = read(cluster, path, "--until", "5:10");
 
         assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err()).isEqualTo("riffle: --until names bucket 5, but table " + path + " has buckets 0..1"
+        assertThat(run.err()).isEqualTo("riffle: A stop offset names bucket 5, but table " + path + " has buckets 0..1"
                 + System.lineSeparator());
     }
 
@@ -275,8 +275,8 @@ class ReadCommandIT {
 
         assertThat(run.exitCode()).isEqualTo(1);
         assertThat(run.err().lines()).singleElement().asString()
-                .isEqualTo("riffle: --from names partition '2024-06-01', but table " + path
-                        + " is not partitioned; give offsets as BUCKET:OFFSET");
+                .isEqualTo("riffle: A start offset names partition '2024-06-01', but table " + path
+                        + " is not partitioned; name buckets alone");
     }
 
     private static CliRun read(LocalCluster cluster, TablePath path, String... options) {

@@ -15,9 +15,11 @@ import org.apache.fluss.metadata.TablePath;
  * @param lakeSnapshotId the lake snapshot the last round committed
  * @param rounds rounds that committed something
  * @param rows rows tiered by this service so far
+ * @param lastRoundRows rows the last round tiered
+ * @param lastRoundDuration how long the last round took, reading, writing and committing
  */
 public record TieredTable(TablePath table, Map<TableBucket, Long> tieredOffsets, Optional<Long> lakeSnapshotId,
-        Instant lastRound, long rounds, long rows) {
+        Instant lastRound, long rounds, long rows, long lastRoundRows, java.time.Duration lastRoundDuration) {
     public TieredTable {
         requireNonNull(table, "table is null");
         tieredOffsets = Map.copyOf(tieredOffsets);

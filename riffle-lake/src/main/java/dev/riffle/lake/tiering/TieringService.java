@@ -197,7 +197,8 @@ public final class TieringService implements AutoCloseable {
             Map<TableBucket, Long> offsets = new HashMap<>(previous == null ? Map.of() : previous.tieredOffsets());
             offsets.putAll(result.tieredOffsets());
             return new TieredTable(result.table(), new LinkedHashMap<>(offsets), result.lakeSnapshotId(), Instant.now(),
-                    previous == null ? 1 : previous.rounds() + 1, (previous == null ? 0 : previous.rows()) + result.rows());
+                    previous == null ? 1 : previous.rounds() + 1, (previous == null ? 0 : previous.rows()) + result.rows(),
+                    result.rows(), Duration.ofNanos(result.nanos()));
         });
         LOG.info("Tiered {} rows of {} into lake snapshot {} in {} ms; tiered offsets {}", result.rows(),
                 result.table(), result.lakeSnapshotId().get(), TimeUnit.NANOSECONDS.toMillis(result.nanos()),

@@ -1,0 +1,285 @@
+package dev.riffle.bench;
+
+import dev.riffle.core.Riffle;
+import dev.riffle.core.RiffleTable;
+import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.read.StartingOffsets;
+import dev.riffle.core.scan.LogBatch;
+import dev.riffle.lake.source.FlussPluginLakeSource;
+import dev.riffle.lake.tiering.TieredTable;
+import dev.riffle.lake.tiering.TieringService;
+import dev.riffle.lake.union.UnionRead;
+import dev.riffle.lake.union.UnionReader;
+import dev.riffle.local.LocalCluster;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.LocalDateTime;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.TimeUnit;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.DataTypes;
+
+/**
+ * Issue 4's benchmarks, in one run on the embedded cluster with its Paimon lake:
+ * <ol>
+ *   <li>tiering rows/s against append rows/s into the same cluster (target at least 1.0x);
+ *   <li>a union read of a table 90% in the lake against reading the same lake snapshot alone plus the
+ *       log tail alone (target at least 0.9x);
+ *   <li>a primary-key merge with a 1M-key log tail in a reader JVM with {@code -Xmx512m}.
+ * </ol>
+ *
+ * <pre>
+ * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="5000000 3"
+ * </pre>
+ */
+public final class LakeBenchmark {
+    private static final int BUCKETS = 4;
+
+    private LakeBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].equals("pk-merge")) {
+            pkMergeReader(args[1], args[2], args[3]);
+            return;
+        }
+        List<String> values = new ArrayList<>();
+        for (String arg : args) {
+            values.addAll(List.of(arg.trim().split("\\s+")));
+        }
+        values.removeIf(String::isEmpty);
+        int rows = values.size() > 0 ? Integer.parseInt(values.get(0)) : 5_000_000;
+        int rounds = values.size() > 1 ? Integer.parseInt(values.get(1)) : 3;
+        int pkKeys = values.size() > 2 ? Integer.parseInt(values.get(2)) : 1_000_000;
+
+        Path dataDir = Files.createTempDirectory("riffle-lake-bench");
+        try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).start();
+                Connection connection = ConnectionFactory.createConnection(cluster.clientConfig())) {
+            try (Admin admin = connection.getAdmin()) {
+                admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
+            }
+            TablePath path = TablePath.of("bench", "union_read");
+            create(connection, path, BoundedReadBenchmark.SCHEMA, BUCKETS);
+            int lakeRows = rows / 10 * 9;
+            double appendRate = append(connection, path, 0, lakeRows);
+            TieringRun tiering = tier(cluster, path, lakeRows);
+            append(connection, path, lakeRows, rows);
+            System.out.printf(Locale.ROOT, "%nTiering vs appending (%,d rows, 5 columns, %d buckets)%n", lakeRows, BUCKETS);
+            System.out.printf(Locale.ROOT, "  append (AppendWriter)  %,12.0f rows/s%n", appendRate);
+            System.out.printf(Locale.ROOT, "  tiering (rounds only)  %,12.0f rows/s   ratio %.2fx   (%d rounds; %.1f s from start"
+                    + " to caught up, freshness 1 s included)%n", tiering.rowsPerSecond(), tiering.rowsPerSecond() / appendRate,
+                    tiering.rounds(), tiering.wallSeconds());
+
+            unionVersusParts(cluster, connection, path, rows, rounds);
+            pkMerge(cluster, connection, pkKeys);
+        } finally {
+            try (var paths = Files.walk(dataDir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    private static void create(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
+            throws Exception {
+        try (Admin admin = connection.getAdmin()) {
+            admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
+                    .property("table.datalake.enabled", "true").property("table.datalake.freshness", "1s").build(),
+                    false).get();
+        }
+    }
+
+    private static double append(Connection connection, TablePath path, int from, int to) throws Exception {
+        TimestampNtz base = TimestampNtz.fromLocalDateTime(LocalDateTime.of(2024, 1, 1, 0, 0));
+        long started = System.nanoTime();
+        try (Table table = connection.getTable(path)) {
+            AppendWriter writer = table.newAppend().createWriter();
+            for (int i = from; i < to; i++) {
+                writer.append(GenericRow.of(i, BinaryString.fromString("customer-" + (i % 10_000)), (long) i * 3,
+                        i * 0.25, TimestampNtz.fromMillis(base.getMillisecond() + i)));
+            }
+            writer.flush();
+        }
+        return (to - from) / ((System.nanoTime() - started) / 1e9);
+    }
+
+    record TieringRun(long rows, long roundNanos, int rounds, double wallSeconds) {
+        double rowsPerSecond() {
+            return rows / (roundNanos / 1e9);
+        }
+    }
+
+    private static TieringRun tier(LocalCluster cluster, TablePath path, long rows) throws Exception {
+        Map<Long, TieredTable> rounds = new ConcurrentHashMap<>();
+        long[] roundNanos = {0};
+        long[] tiered = {0};
+        long started = System.nanoTime();
+        try (TieringService tiering = TieringService.builder().clientConfig(cluster.clientConfig())
+                .lake("paimon", cluster.lakeCatalogOptions()).pollInterval(Duration.ofMillis(100))
+                .onTiered(table -> {
+                    if (table.table().equals(path)) {
+                        synchronized (roundNanos) {
+                            roundNanos[0] += table.lastRoundDuration().toNanos();
+                            tiered[0] += table.lastRoundRows();
+                            rounds.put(table.rounds(), table);
+                            roundNanos.notifyAll();
+                        }
+                    }
+                }).start()) {
+            synchronized (roundNanos) {
+                long deadline = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+                while (tiered[0] < rows && System.nanoTime() < deadline) {
+                    roundNanos.wait(1000);
+                }
+            }
+        }
+        return new TieringRun(tiered[0], roundNanos[0], rounds.size(), (System.nanoTime() - started) / 1e9);
+    }
+
+    private static void unionVersusParts(LocalCluster cluster, Connection connection, TablePath path, int rows,
+            int rounds) throws Exception {
+        List<Double> union = new ArrayList<>();
+        List<Double> parts = new ArrayList<>();
+        try (Riffle riffle = Riffle.connect(cluster.bootstrapServers())) {
+            RiffleTable table = riffle.table(path);
+            var lake = FlussPluginLakeSource.create("paimon", cluster.lakeCatalogOptions(), path, table.info().getRowType());
+            Map<BucketRef, Long> snapshotOffsets = new HashMap<>();
+            try (Admin admin = connection.getAdmin()) {
+                admin.getReadableLakeSnapshot(path).get().getTableBucketsOffset()
+                        .forEach((bucket, offset) -> snapshotOffsets.put(BucketRef.of(bucket.getBucket()), offset));
+            }
+            for (int round = -1; round < rounds; round++) {
+                long started = System.nanoTime();
+                long read = count(UnionRead.of(riffle, lake, table).createReader());
+                double unionSeconds = (System.nanoTime() - started) / 1e9;
+                started = System.nanoTime();
+                long lakeOnly = count(UnionRead.of(riffle, lake, table).lakeOnly().createReader());
+                long tail = 0;
+                try (BoundedLogReader log = table.read().from(StartingOffsets.explicit(snapshotOffsets)).createReader()) {
+                    while (log.hasNext()) {
+                        try (LogBatch batch = log.next()) {
+                            tail += touch(batch.root());
+                        }
+                    }
+                }
+                double partsSeconds = (System.nanoTime() - started) / 1e9;
+                if (read != rows || lakeOnly + tail != rows) {
+                    throw new IllegalStateException("union read " + read + " rows, lake " + lakeOnly + " + tail " + tail
+                            + ", expected " + rows);
+                }
+                if (round >= 0) { // round -1 warms up
+                    union.add(rows / unionSeconds);
+                    parts.add(rows / partsSeconds);
+                }
+            }
+        }
+        Collections.sort(union);
+        Collections.sort(parts);
+        double u = union.get(union.size() / 2);
+        double p = parts.get(parts.size() / 2);
+        System.out.printf(Locale.ROOT, "%nUnion read, %,d rows (90%% in the lake), median of %d rounds%n", rows, rounds);
+        System.out.printf(Locale.ROOT, "  lake snapshot alone + log tail alone  %,12.0f rows/s%n", p);
+        System.out.printf(Locale.ROOT, "  union read                            %,12.0f rows/s   ratio %.2fx%n", u, u / p);
+        System.out.printf(Locale.ROOT, "  all rounds: union %s, parts %s%n", union, parts);
+    }
+
+    private static long count(UnionReader reader) throws Exception {
+        long rows = 0;
+        try (reader) {
+            while (reader.hasNext()) {
+                try (VectorSchemaRoot batch = reader.next()) {
+                    rows += touch(batch);
+                }
+            }
+        }
+        return rows;
+    }
+
+    /** Reads the id column of every row, so both sides pay for using the data. */
+    private static long touch(VectorSchemaRoot batch) {
+        var id = (org.apache.arrow.vector.IntVector) batch.getVector(0);
+        long sum = 0;
+        for (int i = 0; i < batch.getRowCount(); i++) {
+            sum += id.get(i);
+        }
+        return sum >= 0 ? batch.getRowCount() : 0;
+    }
+
+    private static void pkMerge(LocalCluster cluster, Connection connection, int keys) throws Exception {
+        TablePath path = TablePath.of("bench", "pk_merge");
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("v", DataTypes.STRING())
+                .primaryKey("id").build();
+        create(connection, path, schema, BUCKETS, "id");
+        upsert(connection, path, keys, "lake-");
+        tier(cluster, path, keys);
+        upsert(connection, path, keys, "tail-");
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx512m", "-XX:+UseParallelGC", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp",
+                System.getProperty("java.class.path"), LakeBenchmark.class.getName(), "pk-merge",
+                cluster.bootstrapServers(), path.toString(), cluster.lakeCatalogOptions().get("warehouse")));
+        System.out.printf(Locale.ROOT, "%nPrimary-key merge: %,d keys in the lake, all %,d updated in the log tail, reader -Xmx512m%n",
+                keys, keys);
+        Process reader = new ProcessBuilder(command).inheritIO().start();
+        if (reader.waitFor() != 0) {
+            throw new IllegalStateException("The PK merge reader failed");
+        }
+    }
+
+    private static void upsert(Connection connection, TablePath path, int keys, String prefix) throws Exception {
+        try (Table table = connection.getTable(path)) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (int i = 0; i < keys; i++) {
+                writer.upsert(GenericRow.of(i, BinaryString.fromString(prefix + i)));
+            }
+            writer.flush();
+        }
+    }
+
+    private static void pkMergeReader(String bootstrap, String table, String warehouse) throws Exception {
+        HeapPeak.reset();
+        long started = System.nanoTime();
+        long rows = 0;
+        long tailValues = 0;
+        try (Riffle riffle = Riffle.connect(bootstrap)) {
+            RiffleTable t = riffle.table(table);
+            var lake = FlussPluginLakeSource.create("paimon", Map.of("metastore", "filesystem", "warehouse", warehouse),
+                    t.info().getTablePath(), t.info().getRowType());
+            try (UnionReader reader = UnionRead.of(riffle, lake, t).createReader()) {
+                while (reader.hasNext()) {
+                    try (VectorSchemaRoot batch = reader.next()) {
+                        for (int i = 0; i < batch.getRowCount(); i++) {
+                            if (batch.getVector(1).getObject(i).toString().startsWith("tail-")) {
+                                tailValues++;
+                            }
+                        }
+                        rows += batch.getRowCount();
+                    }
+                }
+            }
+        }
+        System.out.printf(Locale.ROOT, "  completed: %,d rows (%,d with the tail's values) in %.1f s, peak heap %.0f MB%n",
+                rows, tailValues, (System.nanoTime() - started) / 1e9, HeapPeak.peakBytes() / 1048576.0);
+        if (rows != tailValues) {
+            throw new IllegalStateException("The merge kept " + (rows - tailValues) + " stale rows");
+        }
+    }
+}
