@@ -11,6 +11,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.fluss.client.Connection;
@@ -116,7 +119,7 @@ final class TableTieringRound {
             }
             List<BucketSpan> logSpans = spans.stream().filter(s -> s.kvSnapshotId().isEmpty()).toList();
             if (!logSpans.isEmpty()) {
-                rows += tierLog(factory, flussTable, table, logSpans, writes, ends, maxTimestamps, stillHeld);
+                rows += tierLogInParallel(factory, flussTable, table, logSpans, writes, ends, maxTimestamps, stillHeld);
             }
         }
         if (writes.isEmpty()) {
@@ -215,6 +218,70 @@ final class TableTieringRound {
             }
         }
         return spans;
+    }
+
+    /**
+     * Spreads the buckets over one thread per core, each with its own scanner: reading rows and
+     * encoding lake files is CPU-bound, and one thread would leave the other cores idle.
+     */
+    private <W> long tierLogInParallel(LakeTieringFactory<W, ?> factory, Table flussTable, TableInfo table,
+            List<BucketSpan> spans, List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps,
+            BooleanSupplier stillHeld) throws Exception {
+        int threads = Math.min(spans.size(), Runtime.getRuntime().availableProcessors());
+        if (threads <= 1) {
+            return tierLog(factory, flussTable, table, spans, writes, ends, maxTimestamps, stillHeld);
+        }
+        List<List<BucketSpan>> groups = new ArrayList<>();
+        for (int i = 0; i < threads; i++) {
+            groups.add(new ArrayList<>());
+        }
+        for (int i = 0; i < spans.size(); i++) {
+            groups.get(i % threads).add(spans.get(i));
+        }
+        ExecutorService pool = Executors.newFixedThreadPool(threads, runnable -> {
+            Thread thread = new Thread(runnable, "riffle-tiering-" + table.getTablePath());
+            thread.setDaemon(true);
+            return thread;
+        });
+        try {
+            List<Future<GroupResult<W>>> futures = new ArrayList<>();
+            for (List<BucketSpan> group : groups) {
+                futures.add(pool.submit(() -> {
+                    GroupResult<W> result = new GroupResult<>(new ArrayList<>(), new HashMap<>(), new HashMap<>());
+                    long rows = tierLog(factory, flussTable, table, group, result.writes(), result.ends(),
+                            result.maxTimestamps(), stillHeld);
+                    return result.withRows(rows);
+                }));
+            }
+            long rows = 0;
+            for (Future<GroupResult<W>> future : futures) {
+                GroupResult<W> result;
+                try {
+                    result = future.get();
+                } catch (ExecutionException e) {
+                    futures.forEach(f -> f.cancel(true));
+                    throw e.getCause() instanceof Exception cause ? cause : e;
+                }
+                writes.addAll(result.writes());
+                ends.putAll(result.ends());
+                maxTimestamps.putAll(result.maxTimestamps());
+                rows += result.rows();
+            }
+            return rows;
+        } finally {
+            pool.shutdownNow();
+        }
+    }
+
+    private record GroupResult<W>(List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps,
+            long rows) {
+        GroupResult(List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps) {
+            this(writes, ends, maxTimestamps, 0);
+        }
+
+        GroupResult<W> withRows(long count) {
+            return new GroupResult<>(writes, ends, maxTimestamps, count);
+        }
     }
 
     /** Reads the log spans with one scanner and writes each bucket through its own lake writer. */
