@@ -14,7 +14,9 @@ import dev.riffle.local.junit.TestNames;
 import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.locks.LockSupport;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
@@ -52,6 +54,8 @@ class UnionReadWhileWritingIT {
                     }
                     append.flush(); // every row below `next` is acknowledged now
                     acknowledged.set(next);
+                    // A steady trickle (~10k rows/s), not a flood: the reads should stay short.
+                    LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
                 }
             } catch (Throwable e) {
                 writerFailure.set(e);
@@ -63,7 +67,7 @@ class UnionReadWhileWritingIT {
                 BufferAllocator allocator = new RootAllocator();
                 Riffle riffle = Riffle.using(connection, allocator)) {
             await().atMost(Duration.ofSeconds(60)).until(() -> !tiering.tieredTables().isEmpty());
-            long deadline = System.nanoTime() + Duration.ofSeconds(20).toNanos();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
             boolean sawLake = false;
             while (System.nanoTime() < deadline || !sawLake || reads < 5) {
                 int before = acknowledged.get();
