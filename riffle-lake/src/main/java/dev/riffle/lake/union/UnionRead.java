@@ -25,6 +25,8 @@ import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.predicate.Predicate;
+import org.apache.fluss.predicate.PredicateBuilder;
 import org.apache.fluss.types.RowType;
 
 /**
@@ -44,30 +46,41 @@ public final class UnionRead {
     private final RiffleTable table;
     private final Optional<List<String>> columns;
     private final boolean lakeOnly;
+    private final Optional<Predicate> filter;
 
     private UnionRead(Riffle riffle, LakeSource lake, RiffleTable table, Optional<List<String>> columns,
-            boolean lakeOnly) {
+            boolean lakeOnly, Optional<Predicate> filter) {
         this.riffle = requireNonNull(riffle, "riffle is null");
         this.lake = requireNonNull(lake, "lake is null");
         this.table = requireNonNull(table, "table is null");
         this.columns = requireNonNull(columns, "columns is null");
         this.lakeOnly = lakeOnly;
+        this.filter = requireNonNull(filter, "filter is null");
     }
 
     public static UnionRead of(Riffle riffle, LakeSource lake, RiffleTable table) {
-        return new UnionRead(riffle, lake, table, Optional.empty(), false);
+        return new UnionRead(riffle, lake, table, Optional.empty(), false, Optional.empty());
     }
 
     /** Only these columns, in this order. */
     public UnionRead columns(List<String> names) {
         TableInfo info = table.info();
         Projection.of(info.getRowType(), names, info.getTablePath());
-        return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)), lakeOnly);
+        return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)), lakeOnly, filter);
     }
 
     /** The lake snapshot alone, without the log past it. */
     public UnionRead lakeOnly() {
-        return new UnionRead(riffle, lake, table, columns, true);
+        return new UnionRead(riffle, lake, table, columns, true, filter);
+    }
+
+    /**
+     * Only rows matching {@code predicate} (built over the table's row type, e.g. with
+     * {@code new PredicateBuilder(table.info().getRowType())}). The lake applies what it can; the
+     * rest, and every row from the log, is checked here, after the primary-key merge.
+     */
+    public UnionRead filter(Predicate predicate) {
+        return new UnionRead(riffle, lake, table, columns, lakeOnly, Optional.of(predicate));
     }
 
     public UnionReader createReader() throws IOException {
@@ -94,7 +107,20 @@ public final class UnionRead {
             }
             keys = Optional.of(keyPositions);
         }
+        if (filter.isPresent()) {
+            // The filter's columns are read too, requested or not.
+            for (int column : PredicateFields.of(filter.get())) {
+                if (!read.contains(column)) {
+                    read.add(column);
+                }
+            }
+        }
         int[] readColumns = read.stream().mapToInt(Integer::intValue).toArray();
+        int[] positions = new int[rowType.getFieldCount()];
+        java.util.Arrays.fill(positions, -1);
+        for (int i = 0; i < readColumns.length; i++) {
+            positions[readColumns[i]] = i;
+        }
         List<String> readNames = new ArrayList<>();
         for (int column : readColumns) {
             readNames.add(rowType.getFieldNames().get(column));
@@ -111,8 +137,15 @@ public final class UnionRead {
             throw new IllegalArgumentException("Table " + info.getTablePath() + " has no lake snapshot yet: nothing has"
                     + " been tiered (is a tiering service running?)");
         }
+        RowFilter lakeFilter = RowFilter.all();
         if (snapshot.isPresent()) {
-            lakeScan = Optional.of(lake.plan(snapshot.get().getSnapshotId(), readColumns, List.of()));
+            List<Predicate> conjuncts = filter.map(PredicateBuilder::splitAnd).orElse(List.of());
+            LakeScan scan = lake.plan(snapshot.get().getSnapshotId(), readColumns, conjuncts);
+            lakeScan = Optional.of(scan);
+            List<Predicate> residual = new ArrayList<>(scan.filters().inexact());
+            residual.addAll(scan.filters().notApplied());
+            lakeFilter = RowFilter.of(residual.isEmpty() ? Optional.empty() : Optional.of(PredicateBuilder.and(residual)),
+                    positions);
             log = log.from(StartingOffsets.explicit(startOffsets(admin, info, snapshot.get())));
         }
         Optional<BoundedLogReader> logReader;
@@ -123,7 +156,7 @@ public final class UnionRead {
             throw e;
         }
         return new UnionReader(ArrowTypeMapping.toArrowSchema(rowType.project(requested)), requested.length, lakeScan,
-                logReader, riffle.allocator(), keys);
+                logReader, riffle.allocator(), keys, lakeFilter, RowFilter.of(filter, positions));
     }
 
     private static Optional<LakeSnapshot> readableSnapshot(Admin admin, TableInfo info) throws IOException {

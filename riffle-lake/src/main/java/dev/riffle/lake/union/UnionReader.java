@@ -54,6 +54,8 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
     private final Optional<BoundedLogReader> log;
     private final BufferAllocator allocator;
     private final Optional<int[]> keyColumns;
+    private final RowFilter lakeFilter;
+    private final RowFilter logFilter;
     private final Iterator<LakeSplit> splits;
     private LakeBatchReader lakeBatches;
     private Map<Object, TailRow> tail;
@@ -71,13 +73,15 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
      *     {@code outputColumns} requested ones
      */
     UnionReader(Schema schema, int outputColumns, Optional<LakeScan> lake, Optional<BoundedLogReader> log,
-            BufferAllocator allocator, Optional<int[]> keyColumns) {
+            BufferAllocator allocator, Optional<int[]> keyColumns, RowFilter lakeFilter, RowFilter logFilter) {
         this.schema = requireNonNull(schema, "schema is null");
         this.outputColumns = outputColumns;
         this.lake = requireNonNull(lake, "lake is null");
         this.log = requireNonNull(log, "log is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.keyColumns = requireNonNull(keyColumns, "keyColumns is null");
+        this.lakeFilter = requireNonNull(lakeFilter, "lakeFilter is null");
+        this.logFilter = requireNonNull(logFilter, "logFilter is null");
         this.splits = lake.map(l -> l.splits().iterator()).orElse(List.<LakeSplit>of().iterator());
         this.phase = keyColumns.isPresent() ? Phase.TAIL : Phase.LAKE;
     }
@@ -212,16 +216,17 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
             lakeBatches = null;
             return;
         }
-        if (keyColumns.isEmpty()) {
+        if (keyColumns.isEmpty() && lakeFilter.acceptsAll() && batch.get().getFieldVectors().size() == outputColumns) {
             ready.add(batch.get());
             return;
         }
         try (VectorSchemaRoot rows = batch.get()) {
-            int[] keys = keyColumns.get();
+            RowFilter.Bound matches = lakeFilter.bind(rows);
             VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator);
             int count = 0;
             for (int row = 0; row < rows.getRowCount(); row++) {
-                if (!tail.containsKey(key(rows, keys, row))) {
+                boolean superseded = keyColumns.isPresent() && tail.containsKey(key(rows, keyColumns.get(), row));
+                if (!superseded && matches.test(row)) {
                     copyRow(rows, row, out, count++);
                 }
             }
@@ -245,10 +250,13 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
                 continue;
             }
             rows.sort((x, y) -> Integer.compare(x.row(), y.row()));
+            RowFilter.Bound matches = logFilter.bind(tailBatches.get(b));
             VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator);
             int count = 0;
             for (TailRow row : rows) {
-                copyRow(tailBatches.get(b), row.row(), out, count++);
+                if (matches.test(row.row())) {
+                    copyRow(tailBatches.get(b), row.row(), out, count++);
+                }
             }
             out.setRowCount(count);
             emit(out);
@@ -265,6 +273,19 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         }
         try (LogBatch batch = log.get().next()) {
             VectorSchemaRoot root = batch.root();
+            if (!logFilter.acceptsAll()) {
+                RowFilter.Bound matches = logFilter.bind(root);
+                VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator);
+                int count = 0;
+                for (int row = 0; row < root.getRowCount(); row++) {
+                    if (matches.test(row)) {
+                        copyRow(root, row, out, count++);
+                    }
+                }
+                out.setRowCount(count);
+                emit(out);
+                return;
+            }
             List<FieldVector> vectors = new ArrayList<>();
             for (int i = 0; i < outputColumns; i++) {
                 vectors.add(transfer(root.getVector(i)));

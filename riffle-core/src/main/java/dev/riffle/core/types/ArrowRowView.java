@@ -1,0 +1,226 @@
+package dev.riffle.core.types;
+
+import static java.util.Objects.requireNonNull;
+
+import java.math.BigDecimal;
+import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.BitVector;
+import org.apache.arrow.vector.DateDayVector;
+import org.apache.arrow.vector.DecimalVector;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.FixedSizeBinaryVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeMicroVector;
+import org.apache.arrow.vector.TimeMilliVector;
+import org.apache.arrow.vector.TimeNanoVector;
+import org.apache.arrow.vector.TimeSecVector;
+import org.apache.arrow.vector.TimeStampVector;
+import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarBinaryVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.InternalArray;
+import org.apache.fluss.row.InternalMap;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+
+/**
+ * One row of an Arrow batch seen as a Fluss {@link InternalRow}, without copying, so Fluss
+ * predicates ({@code org.apache.fluss.predicate.Predicate#test}) can run on Arrow data.
+ *
+ * <p>Positions are those of a wider row (the table's): {@code positions[field]} says which vector
+ * holds table field {@code field}, or -1 when the batch does not carry it. Move the view with
+ * {@link #at(int)}; it is a cursor, not a value.
+ *
+ * <pre>{@code
+ * ArrowRowView row = new ArrowRowView(batch, positions);
+ * for (int i = 0; i < batch.getRowCount(); i++) {
+ *     if (predicate.test(row.at(i))) { ... }
+ * }
+ * }</pre>
+ *
+ * <p>Scalar types only: nested values (ARRAY, MAP, ROW) are not viewed, and asking for one fails.
+ */
+public final class ArrowRowView implements InternalRow {
+    private final FieldVector[] vectors;
+    private int row;
+
+    public ArrowRowView(VectorSchemaRoot batch, int[] positions) {
+        requireNonNull(batch, "batch is null");
+        this.vectors = new FieldVector[positions.length];
+        for (int field = 0; field < positions.length; field++) {
+            vectors[field] = positions[field] < 0 ? null : batch.getVector(positions[field]);
+        }
+    }
+
+    /** Points the view at row {@code index} of the batch. */
+    public ArrowRowView at(int index) {
+        this.row = index;
+        return this;
+    }
+
+    @Override
+    public int getFieldCount() {
+        return vectors.length;
+    }
+
+    private FieldVector vector(int pos) {
+        FieldVector vector = vectors[pos];
+        if (vector == null) {
+            throw new IllegalStateException("Field " + pos + " was not read, so it cannot be evaluated");
+        }
+        return vector;
+    }
+
+    @Override
+    public boolean isNullAt(int pos) {
+        return vector(pos).isNull(row);
+    }
+
+    @Override
+    public boolean getBoolean(int pos) {
+        return ((BitVector) vector(pos)).get(row) != 0;
+    }
+
+    @Override
+    public byte getByte(int pos) {
+        return ((TinyIntVector) vector(pos)).get(row);
+    }
+
+    @Override
+    public short getShort(int pos) {
+        return ((SmallIntVector) vector(pos)).get(row);
+    }
+
+    @Override
+    public int getInt(int pos) {
+        FieldVector vector = vector(pos);
+        // INT, DATE (days) and TIME (milliseconds of the day, Fluss's representation) all read as int.
+        if (vector instanceof IntVector ints) {
+            return ints.get(row);
+        }
+        if (vector instanceof DateDayVector days) {
+            return days.get(row);
+        }
+        if (vector instanceof TimeMilliVector millis) {
+            return millis.get(row);
+        }
+        if (vector instanceof TimeSecVector seconds) {
+            return seconds.get(row) * 1000;
+        }
+        if (vector instanceof TimeMicroVector micros) {
+            return (int) (micros.get(row) / 1000);
+        }
+        if (vector instanceof TimeNanoVector nanos) {
+            return (int) (nanos.get(row) / 1_000_000);
+        }
+        throw unsupported(pos, "int");
+    }
+
+    @Override
+    public long getLong(int pos) {
+        return ((BigIntVector) vector(pos)).get(row);
+    }
+
+    @Override
+    public float getFloat(int pos) {
+        return ((Float4Vector) vector(pos)).get(row);
+    }
+
+    @Override
+    public double getDouble(int pos) {
+        return ((Float8Vector) vector(pos)).get(row);
+    }
+
+    @Override
+    public BinaryString getChar(int pos, int length) {
+        return getString(pos);
+    }
+
+    @Override
+    public BinaryString getString(int pos) {
+        return BinaryString.fromBytes(((VarCharVector) vector(pos)).get(row));
+    }
+
+    @Override
+    public Decimal getDecimal(int pos, int precision, int scale) {
+        BigDecimal value = ((DecimalVector) vector(pos)).getObject(row);
+        return Decimal.fromBigDecimal(value, precision, scale);
+    }
+
+    @Override
+    public TimestampNtz getTimestampNtz(int pos, int precision) {
+        long[] millisAndNanos = millisAndNanos(pos);
+        return TimestampNtz.fromMillis(millisAndNanos[0], (int) millisAndNanos[1]);
+    }
+
+    @Override
+    public TimestampLtz getTimestampLtz(int pos, int precision) {
+        long[] millisAndNanos = millisAndNanos(pos);
+        return TimestampLtz.fromEpochMillis(millisAndNanos[0], (int) millisAndNanos[1]);
+    }
+
+    /** Milliseconds since the epoch and the nanoseconds within that millisecond. */
+    private long[] millisAndNanos(int pos) {
+        TimeStampVector vector = (TimeStampVector) vector(pos);
+        long value = vector.get(row);
+        ArrowType.Timestamp type = (ArrowType.Timestamp) vector.getField().getType();
+        return switch (type.getUnit()) {
+            case SECOND -> new long[] {value * 1000, 0};
+            case MILLISECOND -> new long[] {value, 0};
+            case MICROSECOND -> new long[] {Math.floorDiv(value, 1000), Math.floorMod(value, 1000) * 1000};
+            case NANOSECOND -> new long[] {Math.floorDiv(value, 1_000_000), Math.floorMod(value, 1_000_000)};
+        };
+    }
+
+    @Override
+    public byte[] getBinary(int pos, int length) {
+        FieldVector vector = vector(pos);
+        if (vector instanceof FixedSizeBinaryVector fixed) {
+            return fixed.get(row);
+        }
+        return getBytes(pos);
+    }
+
+    @Override
+    public byte[] getBytes(int pos) {
+        FieldVector vector = vector(pos);
+        if (vector instanceof VarBinaryVector bytes) {
+            return bytes.get(row);
+        }
+        if (vector instanceof FixedSizeBinaryVector fixed) {
+            return fixed.get(row);
+        }
+        throw unsupported(pos, "bytes");
+    }
+
+    @Override
+    public InternalArray getArray(int pos) {
+        throw unsupported(pos, "an ARRAY");
+    }
+
+    @Override
+    public InternalMap getMap(int pos) {
+        throw unsupported(pos, "a MAP");
+    }
+
+    @Override
+    public InternalRow getRow(int pos, int numFields) {
+        throw unsupported(pos, "a ROW");
+    }
+
+    private UnsupportedOperationException unsupported(int pos, String what) {
+        FieldVector vector = vectors[pos];
+        return new UnsupportedOperationException("Field '" + (vector == null ? pos : vector.getName()) + "' ("
+                + (vector == null ? "not read" : vector.getField().getType()) + ") cannot be viewed as " + what
+                + (vector instanceof BaseFixedWidthVector ? "" : "; filters on nested columns are not supported"));
+    }
+}
