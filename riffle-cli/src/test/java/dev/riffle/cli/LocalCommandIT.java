@@ -42,7 +42,7 @@ class LocalCommandIT {
     @Test
     void acceptsAFlussClientWithin20SecondsAndStopsCleanlyOnSigterm(@TempDir Path dataDir) throws Exception {
         Path stdout = dataDir.resolveSibling(dataDir.getFileName() + "-stdout.txt");
-        Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0"))
+        Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0", "--http-port", "0"))
                 .redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -57,6 +57,14 @@ class LocalCommandIT {
             }
             assertThat(bootstrap).as("bootstrap address printed within 20 s; output:%n%s", Files.readString(stdout, UTF_8))
                     .isNotNull();
+
+            // The HTTP gateway runs too, at the address it printed.
+            Matcher gateway = Pattern.compile("HTTP gateway\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
+            assertThat(gateway.find()).as("gateway address printed").isTrue();
+            java.net.http.HttpResponse<String> health = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.group(1) + "/health")).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
 
             Configuration conf = new Configuration();
             conf.setString("bootstrap.servers", bootstrap);

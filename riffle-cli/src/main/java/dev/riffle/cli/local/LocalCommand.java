@@ -38,8 +38,12 @@ public final class LocalCommand implements Callable<Integer> {
             description = "Coordinator port, the bootstrap address of clients (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int port;
 
-    @Option(names = "--no-lake", description = "Run without the Paimon lake.")
+    @Option(names = "--no-lake", description = "Run without the Paimon lake (and so without tiering).")
     boolean noLake;
+
+    @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8080",
+            description = "HTTP gateway port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    int httpPort;
 
     @Spec
     CommandSpec spec;
@@ -53,6 +57,10 @@ public final class LocalCommand implements Callable<Integer> {
         if (port < 0 || port > 65535) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--port must be between 0 and 65535, got " + port);
+        }
+        if (httpPort < 0 || httpPort > 65535) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--http-port must be between 0 and 65535, got " + httpPort);
         }
         Path dir = dataDir.toAbsolutePath().normalize();
         Path logFile = dir.resolve("logs").resolve("riffle.log");
@@ -78,7 +86,7 @@ public final class LocalCommand implements Callable<Integer> {
             ShutdownSignals.onStop(stop::countDown);
             try {
                 for (LocalService service : ServiceLoader.load(LocalService.class)) {
-                    LocalService.Running running = service.start(cluster, Map.of());
+                    LocalService.Running running = service.start(cluster, Map.of("http.port", Integer.toString(httpPort)));
                     services.add(running);
                     addresses.putAll(running.addresses());
                 }

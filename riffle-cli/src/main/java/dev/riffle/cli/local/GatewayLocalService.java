@@ -1,0 +1,41 @@
+package dev.riffle.cli.local;
+
+import dev.riffle.gateway.Gateway;
+
+import dev.riffle.local.LocalCluster;
+import dev.riffle.local.LocalService;
+import java.util.Map;
+
+/**
+ * Starts the HTTP gateway with {@code riffle local}, on 127.0.0.1 port 8080 unless the options
+ * say otherwise ({@code http.port}, {@code http.host}; port 0 picks a free one).
+ */
+public final class GatewayLocalService implements LocalService {
+    public static final String PORT_OPTION = "http.port";
+    public static final String HOST_OPTION = "http.host";
+    public static final int DEFAULT_PORT = 8080;
+
+    @Override
+    public String name() {
+        return "HTTP gateway";
+    }
+
+    @Override
+    public Running start(LocalCluster cluster, Map<String, String> options) {
+        int port = port(options.getOrDefault(PORT_OPTION, Integer.toString(DEFAULT_PORT)));
+        Gateway gateway = Gateway.builder()
+                .clientConfig(cluster.clientConfig())
+                .host(options.getOrDefault(HOST_OPTION, "127.0.0.1"))
+                .port(port)
+                .start();
+        return new Running(Map.of("HTTP gateway", gateway.url()), gateway);
+    }
+
+    private static int port(String value) {
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(PORT_OPTION + " must be a port number, got '" + value + "'");
+        }
+    }
+}

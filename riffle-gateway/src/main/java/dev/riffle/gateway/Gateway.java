@@ -1,0 +1,289 @@
+package dev.riffle.gateway;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.ErrorMapper;
+import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.Render;
+import io.javalin.Javalin;
+import io.javalin.http.Context;
+import io.javalin.http.HandlerType;
+import io.javalin.json.JavalinJackson;
+import io.javalin.openapi.plugin.OpenApiPlugin;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.List;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Riffle's HTTP gateway: a stateless REST API over a Fluss cluster. Metadata and DDL, writes
+ * (JSON, NDJSON, Arrow IPC), point and prefix lookups, bounded scans that page by offsets, in JSON
+ * or as Arrow IPC streams; plus {@code /health}, {@code /ready}, {@code /metrics} and
+ * {@code /openapi.json}. See {@code docs/http-api.md}.
+ *
+ * <pre>{@code
+ * try (Gateway gateway = Gateway.start("127.0.0.1:9123", 8080)) {
+ *     System.out.println("HTTP gateway at " + gateway.url());
+ *     ...
+ * }
+ * }</pre>
+ */
+public final class Gateway implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Gateway.class);
+    private static final Set<HandlerType> HTTP_METHODS = Set.of(HandlerType.GET, HandlerType.POST, HandlerType.PUT,
+            HandlerType.PATCH, HandlerType.DELETE);
+
+    private final Javalin app;
+    private final FlussConnection connection;
+    private final boolean ownsConnection;
+    private final BufferAllocator allocator;
+    private final GatewayMetrics metrics;
+    private final String url;
+    private final List<String> routes;
+
+    private Gateway(Javalin app, FlussConnection connection, boolean ownsConnection, BufferAllocator allocator,
+            GatewayMetrics metrics, String url, List<String> routes) {
+        this.app = app;
+        this.connection = connection;
+        this.ownsConnection = ownsConnection;
+        this.allocator = allocator;
+        this.metrics = metrics;
+        this.url = url;
+        this.routes = routes;
+    }
+
+    /** A gateway on {@code port} (0: any free port) over the cluster at {@code bootstrapServers}. */
+    public static Gateway start(String bootstrapServers, int port) {
+        return builder().bootstrapServers(bootstrapServers).port(port).start();
+    }
+
+    /** A gateway over an existing connection, which it does not close. */
+    public static Gateway start(Connection connection, int port) {
+        return builder().connection(connection).port(port).start();
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** Where the gateway answers, e.g. {@code http://127.0.0.1:8080}. */
+    public String url() {
+        return url;
+    }
+
+    public int port() {
+        return app.port();
+    }
+
+    /** Every route, as {@code "GET /v1/databases"}. */
+    public List<String> routes() {
+        return routes;
+    }
+
+    /** Arrow memory held by requests in flight (0 when idle). */
+    public long arrowAllocatedBytes() {
+        return allocator.getAllocatedMemory();
+    }
+
+    /** Stops answering, then closes the connection (if the gateway opened it) and the Arrow allocator. */
+    @Override
+    public void close() throws Exception {
+        try {
+            app.stop();
+            metrics.close();
+        } finally {
+            try {
+                if (ownsConnection) {
+                    connection.close();
+                }
+            } finally {
+                allocator.close();
+            }
+        }
+    }
+
+    /** Settings of a gateway; {@link #start()} opens the connection (unless given one) and the port. */
+    public static final class Builder {
+        private Configuration clientConfig;
+        private Connection connection;
+        private String host = "0.0.0.0";
+        private int port = 8080;
+        private long maxBodyBytes = 64L * 1024 * 1024;
+        private Duration requestTimeout = Duration.ofSeconds(60);
+        private Duration scanTimeout = Duration.ofMinutes(5);
+        private int maxKeys = 10_000;
+
+        private Builder() {}
+
+        public Builder bootstrapServers(String bootstrapServers) {
+            Configuration conf = new Configuration();
+            conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), requireNonNull(bootstrapServers, "bootstrapServers is null"));
+            return clientConfig(conf);
+        }
+
+        /**
+         * A full Fluss client configuration. Unless it sets {@code client.lookup.batch-timeout}, the
+         * gateway sets it to 1 ms: a lookup then waits 1 ms for others to batch with, not 100 ms.
+         */
+        public Builder clientConfig(Configuration conf) {
+            this.clientConfig = new Configuration(requireNonNull(conf, "conf is null"));
+            this.connection = null;
+            return this;
+        }
+
+        /** An existing connection (closed by its owner, not the gateway); its own lookup batch timeout applies. */
+        public Builder connection(Connection connection) {
+            this.connection = requireNonNull(connection, "connection is null");
+            this.clientConfig = null;
+            return this;
+        }
+
+        /** The interface to listen on (default all: {@code 0.0.0.0}). */
+        public Builder host(String host) {
+            this.host = requireNonNull(host, "host is null");
+            return this;
+        }
+
+        /** The port (default 8080; 0 picks a free one). */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /** The largest request body accepted (default 64 MiB); larger ones get 413. */
+        public Builder maxBodyBytes(long bytes) {
+            this.maxBodyBytes = bytes;
+            return this;
+        }
+
+        /** How long one Fluss call (DDL, write, lookup) may take (default 60 s); then 504. */
+        public Builder requestTimeout(Duration timeout) {
+            this.requestTimeout = requireNonNull(timeout, "timeout is null");
+            return this;
+        }
+
+        /** How long one scan may take (default 5 min). */
+        public Builder scanTimeout(Duration timeout) {
+            this.scanTimeout = requireNonNull(timeout, "timeout is null");
+            return this;
+        }
+
+        /** The most keys in one lookup or delete request (default 10,000). */
+        public Builder maxKeys(int maxKeys) {
+            this.maxKeys = maxKeys;
+            return this;
+        }
+
+        public Gateway start() {
+            Backend.Limits limits = new Backend.Limits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys);
+            boolean owns = connection == null;
+            if (owns && clientConfig == null) {
+                throw new IllegalStateException("Give the gateway bootstrapServers, a clientConfig or a connection");
+            }
+            Connection conn = owns ? ConnectionFactory.createConnection(withFastLookups(clientConfig)) : connection;
+            if (!(conn instanceof FlussConnection fluss)) {
+                throw new IllegalArgumentException("The gateway needs the Fluss client's own Connection, got "
+                        + conn.getClass().getName());
+            }
+            BufferAllocator allocator = new RootAllocator();
+            GatewayMetrics metrics = new GatewayMetrics(allocator::getAllocatedMemory);
+            try {
+                Backend backend = new Backend(fluss, allocator, limits);
+                List<String> routes = Collections.synchronizedList(new ArrayList<>());
+                Javalin app = Javalin.create(config -> {
+                    config.showJavalinBanner = false;
+                    config.http.maxRequestSize = maxBodyBytes;
+                    config.http.prefer405over404 = true;
+                    config.http.disableCompression();
+                    config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
+                    config.requestLogger.http(metrics::record);
+                    config.events.handlerAdded(handler -> {
+                        if (HTTP_METHODS.contains(handler.getHttpMethod())) {
+                            routes.add(handler.getHttpMethod() + " " + handler.getPath());
+                        }
+                    });
+                    config.registerPlugin(new OpenApiPlugin(openapi -> openapi
+                            .withDocumentationPath(Paths.OPENAPI)
+                            .withDefinitionConfiguration((version, definition) -> definition.withInfo(info -> {
+                                info.setTitle("Riffle HTTP gateway");
+                                info.setVersion("v1");
+                                info.setDescription("Metadata, writes, lookups and bounded scans over Apache Fluss, "
+                                        + "in JSON or Arrow IPC.");
+                            }))));
+                });
+                app.exception(Exception.class, Gateway::fail);
+                app.error(404, ctx -> unanswered(ctx, 404, "route_not_found"));
+                app.error(405, ctx -> unanswered(ctx, 405, "method_not_allowed"));
+                Routes.register(app, backend, metrics);
+                app.start(host, port);
+                String shownHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+                String url = "http://" + shownHost + ":" + app.port();
+                LOG.info("HTTP gateway at {} over Fluss {}", url,
+                        fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
+                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes));
+            } catch (RuntimeException e) {
+                metrics.close();
+                allocator.close();
+                if (owns) {
+                    try {
+                        conn.close();
+                    } catch (Exception suppressed) {
+                        e.addSuppressed(suppressed);
+                    }
+                }
+                throw e;
+            }
+        }
+
+        private static Configuration withFastLookups(Configuration conf) {
+            Configuration copy = new Configuration(conf);
+            if (!copy.containsKey(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT.key())) {
+                copy.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, Duration.ofMillis(1));
+            }
+            return copy;
+        }
+    }
+
+    /** The one exception handler: the error envelope, or, once the response has begun, a cut connection. */
+    private static void fail(Exception e, Context ctx) {
+        ApiException error = ErrorMapper.toApiException(e);
+        GatewayMetrics.error(ctx, error.code());
+        if (ctx.res().isCommitted()) {
+            LOG.warn("{} {} failed after its response began; cutting the connection: {}", ctx.method(), ctx.path(),
+                    error.getMessage());
+            org.eclipse.jetty.server.Request.getBaseRequest(ctx.req()).getHttpChannel().abort(e);
+            return;
+        }
+        ctx.res().resetBuffer();
+        Render.error(ctx, error);
+    }
+
+    /** 404 and 405 that no handler answered (unknown route, wrong method) get the envelope too. */
+    private static void unanswered(Context ctx, int status, String code) {
+        if (GatewayMetrics.hasError(ctx)) {
+            return; // a handler's own error, already rendered
+        }
+        String message = status == 404
+                ? "No route " + ctx.method() + " " + ctx.path() + "; GET /openapi.json lists the routes"
+                : "Method " + ctx.method() + " is not allowed on " + ctx.path();
+        GatewayMetrics.error(ctx, code);
+        ctx.res().resetBuffer();
+        Render.error(ctx, new ApiException(status, code, message));
+    }
+}

@@ -1,0 +1,92 @@
+package dev.riffle.gateway.http;
+
+import io.javalin.http.Context;
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
+import io.micrometer.prometheusmetrics.PrometheusConfig;
+import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
+import java.util.concurrent.TimeUnit;
+import java.util.function.LongSupplier;
+
+/**
+ * Prometheus metrics per route: requests and their latency ({@code riffle_gateway_requests_seconds},
+ * tagged with method, route template and status), errors by code, and rows read and written.
+ * Handlers report rows with {@link #rows}; everything else is recorded once per request.
+ */
+public final class GatewayMetrics {
+    private static final String ROWS_ATTRIBUTE = "riffle.rows";
+    private static final String ROWS_DIRECTION_ATTRIBUTE = "riffle.rows.direction";
+    private static final String ERROR_CODE_ATTRIBUTE = "riffle.error.code";
+
+    private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
+
+    public GatewayMetrics(LongSupplier arrowBytes) {
+        Gauge.builder("riffle.gateway.arrow.allocated", arrowBytes::getAsLong)
+                .baseUnit("bytes")
+                .description("Arrow memory held by requests in flight")
+                .register(registry);
+    }
+
+    /** Tells the metrics how many rows this request read or wrote. */
+    public static void rows(Context ctx, String direction, long rows) {
+        ctx.attribute(ROWS_ATTRIBUTE, rows);
+        ctx.attribute(ROWS_DIRECTION_ATTRIBUTE, direction);
+    }
+
+    /** Marks the request as failed with {@code code}. */
+    public static void error(Context ctx, String code) {
+        ctx.attribute(ERROR_CODE_ATTRIBUTE, code);
+    }
+
+    /** Whether the request has already failed (and been answered with the error envelope). */
+    public static boolean hasError(Context ctx) {
+        return ctx.attribute(ERROR_CODE_ATTRIBUTE) != null;
+    }
+
+    /** Records one finished request; called by Javalin's request logger. */
+    public void record(Context ctx, float millis) {
+        String route = route(ctx);
+        String method = ctx.method().name();
+        Timer.builder("riffle.gateway.requests")
+                .description("HTTP requests by route, method and status")
+                .tags("method", method, "route", route, "status", Integer.toString(ctx.statusCode()))
+                .register(registry)
+                .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
+        String code = ctx.attribute(ERROR_CODE_ATTRIBUTE);
+        if (code != null) {
+            Counter.builder("riffle.gateway.errors")
+                    .description("Failed requests by route and error code")
+                    .tags("method", method, "route", route, "code", code)
+                    .register(registry)
+                    .increment();
+        }
+        Long rows = ctx.attribute(ROWS_ATTRIBUTE);
+        if (rows != null) {
+            String direction = ctx.attribute(ROWS_DIRECTION_ATTRIBUTE);
+            Counter.builder("riffle.gateway.rows")
+                    .description("Rows read from or written to Fluss by route")
+                    .tags("method", method, "route", route, "direction", direction)
+                    .register(registry)
+                    .increment(rows);
+        }
+    }
+
+    /** The Prometheus text exposition. */
+    public String scrape() {
+        return registry.scrape();
+    }
+
+    public void close() {
+        registry.close();
+    }
+
+    private static String route(Context ctx) {
+        try {
+            String path = ctx.endpointHandlerPath();
+            return path == null || path.isEmpty() || path.equals("*") ? "unmatched" : path;
+        } catch (RuntimeException e) {
+            return "unmatched";
+        }
+    }
+}

@@ -1,0 +1,106 @@
+package dev.riffle.gateway.meta;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.Bodies;
+import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Render;
+import io.javalin.http.Context;
+import io.javalin.openapi.HttpMethod;
+import io.javalin.openapi.OpenApi;
+import io.javalin.openapi.OpenApiContent;
+import io.javalin.openapi.OpenApiParam;
+import io.javalin.openapi.OpenApiRequestBody;
+import io.javalin.openapi.OpenApiResponse;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.fluss.exception.DatabaseNotExistException;
+import org.apache.fluss.exception.TableNotExistException;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+
+/** Tables of a database: list, create, describe, drop. */
+public final class TableResource {
+    private final Backend backend;
+
+    public TableResource(Backend backend) {
+        this.backend = requireNonNull(backend, "backend is null");
+    }
+
+    @OpenApi(path = Paths.TABLES, methods = HttpMethod.GET, tags = "Tables", operationId = "listTables",
+            summary = "List the tables of a database",
+            pathParams = @OpenApiParam(name = "db", required = true),
+            responses = {
+                @OpenApiResponse(status = "200", description = "{\"tables\": [...]}"),
+                @OpenApiResponse(status = "404", description = "No such database")})
+    public void list(Context ctx) {
+        String database = ctx.pathParam("db");
+        try {
+            List<String> tables = backend.await(backend.admin().listTables(database), "Listing tables of " + database);
+            Render.json(ctx, 200, Map.of("tables", tables.stream().sorted().toList()));
+        } catch (DatabaseNotExistException e) {
+            throw backend.databaseNotFound(database);
+        }
+    }
+
+    @OpenApi(path = Paths.TABLES, methods = HttpMethod.POST, tags = "Tables", operationId = "createTable",
+            summary = "Create a table",
+            description = "Body: {\"name\": \"orders\", \"columns\": [{\"name\": \"id\", \"type\": \"BIGINT\"}, "
+                    + "{\"name\": \"amount\", \"type\": \"DECIMAL(10, 2)\"}], \"primary_key\": [\"id\"], "
+                    + "\"bucket_key\": [..], \"buckets\": 4, \"partition_keys\": [..], \"properties\": "
+                    + "{\"table.datalake.enabled\": \"true\"}, \"custom_properties\": {..}, \"comment\": \"..\", "
+                    + "\"if_not_exists\": false}. Types are Fluss type strings.",
+            pathParams = @OpenApiParam(name = "db", required = true),
+            requestBody = @OpenApiRequestBody(required = true, content = @OpenApiContent(mimeType = MediaTypes.JSON,
+                    type = "object")),
+            responses = {
+                @OpenApiResponse(status = "201", description = "The table, as GET describes it"),
+                @OpenApiResponse(status = "400", description = "A bad definition (type, key, property)"),
+                @OpenApiResponse(status = "404", description = "No such database"),
+                @OpenApiResponse(status = "409", description = "The table exists")})
+    public void create(Context ctx) {
+        MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
+        String database = ctx.pathParam("db");
+        JsonNode body = Json.requireObject(Bodies.json(ctx, backend.limits().maxBodyBytes()), "The request body");
+        TablePath path = TablePath.of(database, TableJson.name(body));
+        TableDescriptor descriptor = TableJson.descriptor(body);
+        boolean ifNotExists = Json.optionalBoolean(body, "if_not_exists", "the table definition", false);
+        try {
+            backend.await(backend.admin().createTable(path, descriptor, ifNotExists), "Creating table " + path);
+        } catch (DatabaseNotExistException e) {
+            throw backend.databaseNotFound(database);
+        }
+        Render.json(ctx, 201, TableJson.describe(backend.tableInfo(path)));
+    }
+
+    @OpenApi(path = Paths.TABLE, methods = HttpMethod.GET, tags = "Tables", operationId = "getTable",
+            summary = "Describe a table",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            responses = {
+                @OpenApiResponse(status = "200", description = "Columns, keys, buckets, partitioning and properties"),
+                @OpenApiResponse(status = "404", description = "No such database or table")})
+    public void get(Context ctx) {
+        Render.json(ctx, 200, TableJson.describe(backend.tableInfo(ctx)));
+    }
+
+    @OpenApi(path = Paths.TABLE, methods = HttpMethod.DELETE, tags = "Tables", operationId = "dropTable",
+            summary = "Drop a table",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            responses = {
+                @OpenApiResponse(status = "204", description = "Dropped"),
+                @OpenApiResponse(status = "404", description = "No such database or table")})
+    public void drop(Context ctx) {
+        TablePath path = Backend.tablePath(ctx);
+        try {
+            backend.await(backend.admin().dropTable(path, false), "Dropping table " + path);
+        } catch (TableNotExistException | DatabaseNotExistException e) {
+            throw backend.tableNotFound(path);
+        }
+        ctx.status(204);
+    }
+}

@@ -1,0 +1,345 @@
+package dev.riffle.gateway.rows;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.riffle.gateway.http.Json;
+import java.math.BigDecimal;
+import java.math.BigInteger;
+import java.math.RoundingMode;
+import java.nio.charset.StandardCharsets;
+import java.time.DateTimeException;
+import java.time.Instant;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.util.ArrayList;
+import java.util.Base64;
+import java.util.Iterator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.GenericArray;
+import org.apache.fluss.row.GenericMap;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.ArrayType;
+import org.apache.fluss.types.BinaryType;
+import org.apache.fluss.types.CharType;
+import org.apache.fluss.types.DataField;
+import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.MapType;
+import org.apache.fluss.types.RowType;
+
+/**
+ * Turns JSON values into the values Fluss rows hold, checking each against its column type.
+ *
+ * <p>Accepted forms: booleans and numbers as JSON booleans and numbers (integers must fit the
+ * column's width; decimals may also be strings, and may not have more fractional digits than the
+ * scale); strings as strings (CHAR(n) at most n characters); binary as base64 strings; DATE as
+ * {@code "2024-06-01"} or days since the epoch; TIME as {@code "12:30:00.250"}; TIMESTAMP as
+ * {@code "2024-06-01T12:30:00.250"} or epoch milliseconds; TIMESTAMP_LTZ as an instant
+ * ({@code "2024-06-01T12:30:00Z"}, any offset) or epoch milliseconds; ARRAY as an array; MAP as an
+ * object (keys converted from their text) or an array of {@code {"key":..,"value":..}}; ROW as an
+ * object. In text mode (values from a URL) numbers and booleans may be strings too.
+ */
+final class JsonValues {
+    private JsonValues() {}
+
+    /** The Fluss value of {@code node} for {@code type}; null for JSON null (nullability is checked here for nested values). */
+    static Object toFluss(JsonNode node, DataType type, boolean textMode) {
+        if (node == null || node.isNull()) {
+            return null;
+        }
+        if (textMode && node.isTextual()) {
+            node = fromText(node.asText(), type);
+        }
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+                expect(node.isBoolean(), node, type);
+                return node.asBoolean();
+            case TINYINT:
+                return (byte) integral(node, type, Byte.MIN_VALUE, Byte.MAX_VALUE);
+            case SMALLINT:
+                return (short) integral(node, type, Short.MIN_VALUE, Short.MAX_VALUE);
+            case INTEGER:
+                return (int) integral(node, type, Integer.MIN_VALUE, Integer.MAX_VALUE);
+            case BIGINT:
+                return integral(node, type, Long.MIN_VALUE, Long.MAX_VALUE);
+            case FLOAT:
+                return (float) floating(node, type);
+            case DOUBLE:
+                return floating(node, type);
+            case DECIMAL:
+                return decimal(node, (DecimalType) type);
+            case CHAR:
+                expect(node.isTextual(), node, type);
+                int length = ((CharType) type).getLength();
+                if (node.asText().codePointCount(0, node.asText().length()) > length) {
+                    throw new BadValueException("'" + clip(node.asText()) + "' is longer than " + type + " allows");
+                }
+                return BinaryString.fromString(node.asText());
+            case STRING:
+                expect(node.isTextual(), node, type);
+                return BinaryString.fromString(node.asText());
+            case BINARY:
+            case BYTES:
+                return binary(node, type);
+            case DATE:
+                return date(node, type);
+            case TIME_WITHOUT_TIME_ZONE:
+                expect(node.isTextual(), node, type);
+                try {
+                    return (int) (LocalTime.parse(node.asText()).toNanoOfDay() / 1_000_000L);
+                } catch (DateTimeException e) {
+                    throw new BadValueException("'" + clip(node.asText()) + "' is not a TIME like 12:30:00.250");
+                }
+            case TIMESTAMP_WITHOUT_TIME_ZONE:
+                return timestampNtz(node, type);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE:
+                return timestampLtz(node, type);
+            case ARRAY:
+                return array(node, (ArrayType) type, textMode);
+            case MAP:
+                return map(node, (MapType) type, textMode);
+            case ROW:
+                return row(node, (RowType) type, textMode);
+            default:
+                throw new BadValueException("the gateway cannot write columns of type " + type);
+        }
+    }
+
+    /** A URL's text as the JSON value it stands for, so {@code ?id=42} fits an INT column. */
+    private static JsonNode fromText(String text, DataType type) {
+        switch (type.getTypeRoot()) {
+            case BOOLEAN:
+                if (text.equals("true") || text.equals("false")) {
+                    return Json.MAPPER.getNodeFactory().booleanNode(Boolean.parseBoolean(text));
+                }
+                throw new BadValueException("'" + clip(text) + "' is not a BOOLEAN (true or false)");
+            case TINYINT:
+            case SMALLINT:
+            case INTEGER:
+            case BIGINT:
+                try {
+                    return Json.MAPPER.getNodeFactory().numberNode(new BigInteger(text));
+                } catch (NumberFormatException e) {
+                    throw new BadValueException("'" + clip(text) + "' is not a whole number for " + type);
+                }
+            case FLOAT:
+            case DOUBLE:
+                try {
+                    return Json.MAPPER.getNodeFactory().numberNode(Double.parseDouble(text));
+                } catch (NumberFormatException e) {
+                    throw new BadValueException("'" + clip(text) + "' is not a number for " + type);
+                }
+            default:
+                return TextNode.valueOf(text);
+        }
+    }
+
+    private static long integral(JsonNode node, DataType type, long min, long max) {
+        if (!node.isIntegralNumber()) {
+            throw mismatch(node, type);
+        }
+        if (!node.canConvertToLong() || node.asLong() < min || node.asLong() > max) {
+            throw new BadValueException(node + " is out of range for " + type + " [" + min + ", " + max + "]");
+        }
+        return node.asLong();
+    }
+
+    private static double floating(JsonNode node, DataType type) {
+        if (node.isNumber()) {
+            return node.doubleValue();
+        }
+        if (node.isTextual()) {
+            switch (node.asText()) {
+                case "NaN":
+                    return Double.NaN;
+                case "Infinity":
+                    return Double.POSITIVE_INFINITY;
+                case "-Infinity":
+                    return Double.NEGATIVE_INFINITY;
+                default:
+                    break;
+            }
+        }
+        throw mismatch(node, type);
+    }
+
+    private static Decimal decimal(JsonNode node, DecimalType type) {
+        BigDecimal value;
+        if (node.isNumber()) {
+            value = node.decimalValue();
+        } else if (node.isTextual()) {
+            try {
+                value = new BigDecimal(node.asText().trim());
+            } catch (NumberFormatException e) {
+                throw new BadValueException("'" + clip(node.asText()) + "' is not a number for " + type);
+            }
+        } else {
+            throw mismatch(node, type);
+        }
+        return decimal(value, type);
+    }
+
+    static Decimal decimal(BigDecimal value, DecimalType type) {
+        BigDecimal scaled;
+        try {
+            scaled = value.setScale(type.getScale(), RoundingMode.UNNECESSARY);
+        } catch (ArithmeticException e) {
+            throw new BadValueException(value.toPlainString() + " has more than " + type.getScale()
+                    + " digits after the point, which " + type + " keeps");
+        }
+        if (scaled.precision() > type.getPrecision()) {
+            throw new BadValueException(value.toPlainString() + " does not fit " + type);
+        }
+        return Decimal.fromBigDecimal(scaled, type.getPrecision(), type.getScale());
+    }
+
+    private static byte[] binary(JsonNode node, DataType type) {
+        expect(node.isTextual(), node, type);
+        byte[] bytes;
+        try {
+            bytes = Base64.getDecoder().decode(node.asText());
+        } catch (IllegalArgumentException e) {
+            throw new BadValueException("'" + clip(node.asText()) + "' is not base64, which " + type + " values must be");
+        }
+        return checkBinaryLength(bytes, type);
+    }
+
+    static byte[] checkBinaryLength(byte[] bytes, DataType type) {
+        if (type instanceof BinaryType binary && bytes.length != binary.getLength()) {
+            throw new BadValueException(bytes.length + " bytes do not fit " + type + ", which holds exactly "
+                    + binary.getLength());
+        }
+        return bytes;
+    }
+
+    private static int date(JsonNode node, DataType type) {
+        if (node.isIntegralNumber() && node.canConvertToInt()) {
+            return node.asInt();
+        }
+        expect(node.isTextual(), node, type);
+        try {
+            return (int) LocalDate.parse(node.asText()).toEpochDay();
+        } catch (DateTimeException e) {
+            throw new BadValueException("'" + clip(node.asText()) + "' is not a DATE like 2024-06-01");
+        }
+    }
+
+    private static TimestampNtz timestampNtz(JsonNode node, DataType type) {
+        if (node.isIntegralNumber() && node.canConvertToLong()) {
+            return TimestampNtz.fromMillis(node.asLong());
+        }
+        expect(node.isTextual(), node, type);
+        try {
+            return TimestampNtz.fromLocalDateTime(LocalDateTime.parse(node.asText().replace(' ', 'T')));
+        } catch (DateTimeException e) {
+            throw new BadValueException("'" + clip(node.asText()) + "' is not a " + type
+                    + " like 2024-06-01T12:30:00.250 (or epoch milliseconds)");
+        }
+    }
+
+    private static TimestampLtz timestampLtz(JsonNode node, DataType type) {
+        if (node.isIntegralNumber() && node.canConvertToLong()) {
+            return TimestampLtz.fromEpochMillis(node.asLong());
+        }
+        expect(node.isTextual(), node, type);
+        String text = node.asText().replace(' ', 'T');
+        try {
+            return TimestampLtz.fromInstant(Instant.parse(text));
+        } catch (DateTimeException e) {
+            try {
+                return TimestampLtz.fromInstant(OffsetDateTime.parse(text).toInstant());
+            } catch (DateTimeException again) {
+                throw new BadValueException("'" + clip(node.asText()) + "' is not a " + type
+                        + " like 2024-06-01T12:30:00Z (an instant with Z or an offset, or epoch milliseconds)");
+            }
+        }
+    }
+
+    private static GenericArray array(JsonNode node, ArrayType type, boolean textMode) {
+        expect(node.isArray(), node, type);
+        Object[] elements = new Object[node.size()];
+        for (int i = 0; i < elements.length; i++) {
+            elements[i] = nested(node.get(i), type.getElementType(), "[" + i + "]", textMode);
+        }
+        return new GenericArray(elements);
+    }
+
+    private static GenericMap map(JsonNode node, MapType type, boolean textMode) {
+        Map<Object, Object> entries = new LinkedHashMap<>();
+        if (node.isObject()) {
+            Iterator<Map.Entry<String, JsonNode>> fields = node.fields();
+            while (fields.hasNext()) {
+                Map.Entry<String, JsonNode> field = fields.next();
+                Object key = nested(TextNode.valueOf(field.getKey()), type.getKeyType(), "{key " + field.getKey() + "}", true);
+                entries.put(key, nested(field.getValue(), type.getValueType(), "{" + field.getKey() + "}", textMode));
+            }
+        } else if (node.isArray()) {
+            int i = 0;
+            for (JsonNode entry : node) {
+                if (!entry.isObject() || !entry.has("key")) {
+                    throw new BadValueException("map entry [" + i + "] must be an object with \"key\" and \"value\"");
+                }
+                Object key = nested(entry.get("key"), type.getKeyType(), "[" + i + "].key", textMode);
+                entries.put(key, nested(entry.get("value"), type.getValueType(), "[" + i + "].value", textMode));
+                i++;
+            }
+        } else {
+            throw mismatch(node, type);
+        }
+        return new GenericMap(entries);
+    }
+
+    private static GenericRow row(JsonNode node, RowType type, boolean textMode) {
+        expect(node.isObject(), node, type);
+        List<String> names = new ArrayList<>(type.getFieldNames());
+        node.fieldNames().forEachRemaining(name -> {
+            if (!names.contains(name)) {
+                throw new BadValueException("unknown field '" + name + "'; fields: " + names);
+            }
+        });
+        GenericRow row = new GenericRow(type.getFieldCount());
+        for (int i = 0; i < type.getFieldCount(); i++) {
+            DataField field = type.getFields().get(i);
+            row.setField(i, nested(node.get(field.getName()), field.getType(), "." + field.getName(), textMode));
+        }
+        return row;
+    }
+
+    private static Object nested(JsonNode node, DataType type, String path, boolean textMode) {
+        try {
+            Object value = toFluss(node, type, textMode);
+            if (value == null && !type.isNullable()) {
+                throw new BadValueException("null where " + type + " is required");
+            }
+            return value;
+        } catch (BadValueException e) {
+            throw new BadValueException("at " + path + ": " + e.getMessage());
+        }
+    }
+
+    private static void expect(boolean ok, JsonNode node, DataType type) {
+        if (!ok) {
+            throw mismatch(node, type);
+        }
+    }
+
+    private static BadValueException mismatch(JsonNode node, DataType type) {
+        return new BadValueException("expected " + type + ", got " + Json.describe(node));
+    }
+
+    private static String clip(String text) {
+        return text.length() > 40 ? text.substring(0, 37) + "..." : text;
+    }
+
+    static byte[] utf8(String text) {
+        return text.getBytes(StandardCharsets.UTF_8);
+    }
+}

@@ -1,0 +1,215 @@
+package dev.riffle.gateway.rows;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.ObjectNode;
+import com.fasterxml.jackson.databind.node.TextNode;
+import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.Bodies;
+import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Render;
+import dev.riffle.gateway.http.RowsJson;
+import io.javalin.http.Context;
+import io.javalin.openapi.HttpMethod;
+import io.javalin.openapi.OpenApi;
+import io.javalin.openapi.OpenApiContent;
+import io.javalin.openapi.OpenApiParam;
+import io.javalin.openapi.OpenApiRequestBody;
+import io.javalin.openapi.OpenApiResponse;
+import java.io.IOException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.fluss.client.lookup.LookupResult;
+import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.InternalRow;
+
+/**
+ * Point lookups by primary key (one from the URL, or a batch from the body) and prefix lookups
+ * by a bucket-key prefix of the primary key, through the Fluss client's lookupers. A batch is sent
+ * as one burst of pipelined lookups, not one round trip per key.
+ */
+public final class LookupResource {
+    private final Backend backend;
+
+    public LookupResource(Backend backend) {
+        this.backend = requireNonNull(backend, "backend is null");
+    }
+
+    @OpenApi(path = Paths.ROW, methods = HttpMethod.GET, tags = "Lookups", operationId = "getRow",
+            summary = "Look up one row by primary key",
+            description = "{key} is the value of the first primary-key column; the other key columns (and partition "
+                    + "keys) come as query parameters: /rows/42?region=eu.",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true),
+                @OpenApiParam(name = "key", required = true, description = "Value of the first primary-key column")},
+            responses = {
+                @OpenApiResponse(status = "200", description = "The row (JSON object, or a one-row Arrow stream)"),
+                @OpenApiResponse(status = "400", description = "A bad or incomplete key"),
+                @OpenApiResponse(status = "404", description = "No such table, or no row with that key")})
+    public void getRow(Context ctx) throws IOException {
+        MediaTypes.Format format = MediaTypes.responseFormat(ctx);
+        TableInfo table = backend.tableInfo(ctx);
+        RowShape shape = RowShape.lookupKey(table);
+        ObjectNode key = Json.MAPPER.createObjectNode();
+        String first = table.getPrimaryKeys().get(0);
+        key.set(first, TextNode.valueOf(ctx.pathParam("key")));
+        for (Map.Entry<String, List<String>> param : ctx.queryParamMap().entrySet()) {
+            if (param.getKey().equals(first)) {
+                throw ApiException.badRequest("invalid_key", "Key column '" + first + "' is given in the path; do not "
+                        + "repeat it as a query parameter");
+            }
+            key.set(param.getKey(), TextNode.valueOf(param.getValue().get(0)));
+        }
+        GenericRow keyRow = shape.fromJson(key, -1, true);
+        List<InternalRow> found = lookup(table, List.of(keyRow), List.of()).get(0);
+        if (found.isEmpty()) {
+            throw ApiException.notFound("row_not_found", "No row of " + table.getTablePath() + " has key " + key);
+        }
+        GatewayMetrics.rows(ctx, "read", 1);
+        try (VectorSchemaRoot rows = toArrow(found, table.getRowType())) {
+            if (format == MediaTypes.Format.ARROW) {
+                Render.rows(ctx, format, rows, json -> { });
+            } else {
+                Render.streamJson(ctx, json -> RowsJson.writeRow(json, rows.getFieldVectors(), 0));
+            }
+        }
+    }
+
+    @OpenApi(path = Paths.LOOKUP, methods = HttpMethod.POST, tags = "Lookups", operationId = "lookupRows",
+            summary = "Look up many rows by primary key",
+            description = "Body: {\"keys\": [{\"id\": 1}, {\"id\": 2}]}. Answers the rows found, in key order; in JSON "
+                    + "also \"missing\": the indexes of keys without a row.",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            requestBody = @OpenApiRequestBody(required = true, content = @OpenApiContent(mimeType = MediaTypes.JSON,
+                    type = "object")),
+            responses = {
+                @OpenApiResponse(status = "200", description = "{\"rows\": [...], \"missing\": [...]} or an Arrow stream"),
+                @OpenApiResponse(status = "400", description = "A bad key, naming its index and column"),
+                @OpenApiResponse(status = "404", description = "No such table"),
+                @OpenApiResponse(status = "413", description = "Too many keys")})
+    public void lookupRows(Context ctx) throws IOException {
+        MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
+        MediaTypes.Format format = MediaTypes.responseFormat(ctx);
+        TableInfo table = backend.tableInfo(ctx);
+        List<GenericRow> keys = WriteResource.keyRows(Bodies.json(ctx, backend.limits().maxBodyBytes()),
+                RowShape.lookupKey(table), backend.limits().maxKeys());
+        List<List<InternalRow>> results = lookup(table, keys, List.of());
+        List<InternalRow> found = new ArrayList<>();
+        List<Integer> missing = new ArrayList<>();
+        for (int i = 0; i < results.size(); i++) {
+            if (results.get(i).isEmpty()) {
+                missing.add(i);
+            }
+            found.addAll(results.get(i));
+        }
+        render(ctx, format, table, found, json -> {
+            json.writeArrayFieldStart("missing");
+            for (int index : missing) {
+                json.writeNumber(index);
+            }
+            json.writeEndArray();
+        });
+    }
+
+    @OpenApi(path = Paths.PREFIX_LOOKUP, methods = HttpMethod.POST, tags = "Lookups", operationId = "prefixLookup",
+            summary = "Look up every row whose primary key starts with a prefix",
+            description = "Body: {\"keys\": [{\"customer_id\": 7}]}. The key columns must be the table's bucket key "
+                    + "(a prefix of the primary key; plus the partition keys of a partitioned table).",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            requestBody = @OpenApiRequestBody(required = true, content = @OpenApiContent(mimeType = MediaTypes.JSON,
+                    type = "object")),
+            responses = {
+                @OpenApiResponse(status = "200", description = "{\"rows\": [...]} or an Arrow stream"),
+                @OpenApiResponse(status = "400", description = "Bad keys, or columns that are not the bucket key"),
+                @OpenApiResponse(status = "404", description = "No such table")})
+    public void prefixLookup(Context ctx) throws IOException {
+        MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
+        MediaTypes.Format format = MediaTypes.responseFormat(ctx);
+        TableInfo table = backend.tableInfo(ctx);
+        RowShape.requirePrimaryKey(table, "Prefix lookups");
+        JsonNode body = Json.requireObject(Bodies.json(ctx, backend.limits().maxBodyBytes()), "The request body");
+        List<String> columns = prefixColumns(table, body.get("keys"));
+        List<GenericRow> keys = WriteResource.keyRows(body, RowShape.prefixKey(table, columns),
+                backend.limits().maxKeys());
+        List<InternalRow> found = new ArrayList<>();
+        lookup(table, keys, columns).forEach(found::addAll);
+        render(ctx, format, table, found, json -> { });
+    }
+
+    /** The columns the first key names, in primary-key order. */
+    private static List<String> prefixColumns(TableInfo table, JsonNode keys) {
+        if (keys == null || !keys.isArray() || keys.isEmpty() || !keys.get(0).isObject() || keys.get(0).isEmpty()) {
+            throw ApiException.badRequest("invalid_request", "The body needs \"keys\": a non-empty array of objects "
+                    + "naming the prefix columns, got " + Json.describe(keys));
+        }
+        List<String> named = new ArrayList<>();
+        keys.get(0).fieldNames().forEachRemaining(named::add);
+        List<String> ordered = new ArrayList<>();
+        for (String column : table.getPrimaryKeys()) {
+            if (named.contains(column)) {
+                ordered.add(column);
+            }
+        }
+        for (String column : named) {
+            if (!ordered.contains(column)) {
+                throw ApiException.badRequest("invalid_key", "Key 0: column '" + column + "' is not a primary-key column "
+                        + "of " + table.getTablePath() + "; a prefix lookup takes columns of " + table.getPrimaryKeys());
+            }
+        }
+        return ordered;
+    }
+
+    /** The rows found for each key, in key order. */
+    private List<List<InternalRow>> lookup(TableInfo table, List<GenericRow> keys, List<String> prefixColumns) {
+        List<CompletableFuture<LookupResult>> pending = new ArrayList<>(keys.size());
+        try (Table fluss = backend.table(table.getTablePath())) {
+            Lookuper lookuper = prefixColumns.isEmpty()
+                    ? fluss.newLookup().createLookuper()
+                    : fluss.newLookup().lookupBy(prefixColumns).createLookuper();
+            for (GenericRow key : keys) {
+                pending.add(lookuper.lookup(key));
+            }
+            backend.await(CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)),
+                    keys.size() + " lookups in " + table.getTablePath());
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("Closing table " + table.getTablePath() + " failed: " + e.getMessage(), e);
+        }
+        List<List<InternalRow>> results = new ArrayList<>(keys.size());
+        for (CompletableFuture<LookupResult> result : pending) {
+            List<InternalRow> rows = result.join().getRowList();
+            results.add(rows == null ? List.of() : rows);
+        }
+        return results;
+    }
+
+    private void render(Context ctx, MediaTypes.Format format, TableInfo table, List<InternalRow> found,
+            Render.JsonBody extra) throws IOException {
+        GatewayMetrics.rows(ctx, "read", found.size());
+        try (VectorSchemaRoot rows = toArrow(found, table.getRowType())) {
+            Render.rows(ctx, format, rows, extra);
+        }
+    }
+
+    /** The rows as one new batch with the table's Arrow schema, so lookups render exactly like scans. */
+    private VectorSchemaRoot toArrow(java.util.List<org.apache.fluss.row.InternalRow> rows,
+            org.apache.fluss.types.RowType rowType) {
+        try (dev.riffle.core.types.RowArrowWriter writer =
+                dev.riffle.core.types.RowArrowWriter.create(rowType, backend.allocator())) {
+            rows.forEach(writer::write);
+            return writer.finish();
+        }
+    }
+}

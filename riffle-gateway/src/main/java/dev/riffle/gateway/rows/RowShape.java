@@ -1,0 +1,239 @@
+package dev.riffle.gateway.rows;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Json;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.RowType;
+
+/**
+ * What the rows of one request must look like, and their conversion to Fluss rows: which columns
+ * the output row has (all of them for writes, the key columns for lookups), which the input may
+ * name, and which it must give (non-null). Every failure names the row index and the column.
+ */
+final class RowShape {
+    private final TableInfo table;
+    private final RowType rowType;
+    private final List<String> output;
+    private final Set<String> allowed;
+    private final Set<String> required;
+    private final String purpose;
+    private final boolean keys;
+
+    private RowShape(TableInfo table, List<String> output, Set<String> allowed, Set<String> required, String purpose,
+            boolean keys) {
+        this.table = requireNonNull(table, "table is null");
+        this.rowType = table.getRowType();
+        this.output = List.copyOf(output);
+        this.allowed = Set.copyOf(allowed);
+        this.required = Set.copyOf(required);
+        this.purpose = purpose;
+        this.keys = keys;
+    }
+
+    /** Whole rows for an append (log tables) or upsert (primary-key tables). */
+    static RowShape write(TableInfo table) {
+        Set<String> required = new LinkedHashSet<>(table.getPrimaryKeys());
+        required.addAll(notNullColumns(table.getRowType()));
+        return new RowShape(table, table.getRowType().getFieldNames(), Set.copyOf(table.getRowType().getFieldNames()),
+                required, "this write", false);
+    }
+
+    /** Rows of a partial update: the given columns, which include the whole primary key. */
+    static RowShape partialUpdate(TableInfo table, List<String> columns) {
+        if (!table.hasPrimaryKey()) {
+            throw ApiException.badRequest("invalid_request", "?columns= is a partial update, which needs a primary-key table; "
+                    + table.getTablePath() + " is a log table");
+        }
+        List<String> names = table.getRowType().getFieldNames();
+        for (String column : columns) {
+            if (!names.contains(column)) {
+                throw ApiException.badRequest("column_not_found", "Column '" + column + "' in ?columns= does not exist; "
+                        + "columns of " + table.getTablePath() + ": " + names);
+            }
+        }
+        for (String key : table.getPrimaryKeys()) {
+            if (!columns.contains(key)) {
+                throw ApiException.badRequest("invalid_request", "?columns= must include every primary-key column "
+                        + table.getPrimaryKeys() + "; missing '" + key + "'");
+            }
+        }
+        Set<String> required = new LinkedHashSet<>(table.getPrimaryKeys());
+        for (String column : notNullColumns(table.getRowType())) {
+            if (columns.contains(column)) {
+                required.add(column);
+            }
+        }
+        return new RowShape(table, names, Set.copyOf(columns), required, "this partial update of " + columns, false);
+    }
+
+    /** Keys to delete: whole rows with only the primary key set. */
+    static RowShape deleteKey(TableInfo table) {
+        requirePrimaryKey(table, "Deleting rows");
+        return new RowShape(table, table.getRowType().getFieldNames(), Set.copyOf(table.getPrimaryKeys()),
+                Set.copyOf(table.getPrimaryKeys()), "a key", true);
+    }
+
+    /** Key rows for point lookups: the primary-key columns in key order. */
+    static RowShape lookupKey(TableInfo table) {
+        requirePrimaryKey(table, "Lookups");
+        return new RowShape(table, table.getPrimaryKeys(), Set.copyOf(table.getPrimaryKeys()),
+                Set.copyOf(table.getPrimaryKeys()), "a key", true);
+    }
+
+    /** Key rows for prefix lookups over {@code columns}, in that order. */
+    static RowShape prefixKey(TableInfo table, List<String> columns) {
+        requirePrimaryKey(table, "Prefix lookups");
+        return new RowShape(table, columns, Set.copyOf(columns), Set.copyOf(columns), "a prefix key", true);
+    }
+
+    static void requirePrimaryKey(TableInfo table, String what) {
+        if (!table.hasPrimaryKey()) {
+            throw ApiException.badRequest("not_a_primary_key_table", what + " need a primary-key table; "
+                    + table.getTablePath() + " is a log table");
+        }
+    }
+
+    List<String> outputColumns() {
+        return output;
+    }
+
+    /** Row {@code index} of a JSON body as a Fluss row. */
+    GenericRow fromJson(JsonNode node, int index, boolean textMode) {
+        if (node == null || !node.isObject()) {
+            String noun = keys ? "Key" : "Row";
+            throw new ApiException(400, keys ? "invalid_key" : "invalid_row", (index >= 0 ? noun + " " + index : noun)
+                    + " must be a JSON object of column values, got " + Json.describe(node),
+                    index >= 0 ? Map.of(noun.toLowerCase(java.util.Locale.ROOT), index) : Map.of(), null);
+        }
+        Iterator<String> names = node.fieldNames();
+        while (names.hasNext()) {
+            checkAllowed(names.next(), index);
+        }
+        GenericRow row = new GenericRow(output.size());
+        for (int i = 0; i < output.size(); i++) {
+            String column = output.get(i);
+            if (!allowed.contains(column)) {
+                continue;
+            }
+            JsonNode value = node.get(column);
+            if ((value == null || value.isNull()) && required.contains(column)) {
+                throw invalid(index, column, (value == null ? "missing" : "null") + ", but " + purpose
+                        + " needs it" + why(column));
+            }
+            try {
+                row.setField(i, JsonValues.toFluss(value, typeOf(column), textMode));
+            } catch (BadValueException e) {
+                throw invalid(index, column, e.getMessage());
+            }
+        }
+        return row;
+    }
+
+    /** Checks an Arrow body's schema against the shape before any row is read. */
+    void checkArrowSchema(List<Field> fields) {
+        Set<String> seen = new LinkedHashSet<>();
+        for (Field field : fields) {
+            checkAllowed(field.getName(), -1);
+            if (!seen.add(field.getName())) {
+                throw ApiException.badRequest("invalid_request", "The Arrow schema has column '" + field.getName() + "' twice");
+            }
+            try {
+                ArrowValues.checkFits(field, typeOf(field.getName()));
+            } catch (BadValueException e) {
+                throw ApiException.badRequest("invalid_request", "Column '" + field.getName() + "': " + e.getMessage());
+            }
+        }
+        for (String column : required) {
+            if (!seen.contains(column)) {
+                throw ApiException.badRequest("invalid_request", "The Arrow schema lacks column '" + column + "', but "
+                        + purpose + " needs it" + why(column) + "; it has " + seen);
+            }
+        }
+    }
+
+    /** Every row of an Arrow batch as Fluss rows; {@code firstIndex} is the first row's index in the request. */
+    List<GenericRow> fromArrow(VectorSchemaRoot batch, int firstIndex) {
+        List<GenericRow> rows = new ArrayList<>(batch.getRowCount());
+        int[] positions = new int[batch.getFieldVectors().size()];
+        for (int v = 0; v < positions.length; v++) {
+            positions[v] = output.indexOf(batch.getFieldVectors().get(v).getName());
+        }
+        for (int r = 0; r < batch.getRowCount(); r++) {
+            GenericRow row = new GenericRow(output.size());
+            for (int v = 0; v < positions.length; v++) {
+                FieldVector vector = batch.getFieldVectors().get(v);
+                String column = vector.getName();
+                try {
+                    Object value = ArrowValues.toFluss(vector, r, typeOf(column));
+                    if (value == null && required.contains(column)) {
+                        throw invalid(firstIndex + r, column, "null, but " + purpose + " needs it"
+                                + why(column));
+                    }
+                    row.setField(positions[v], value);
+                } catch (BadValueException e) {
+                    throw invalid(firstIndex + r, column, e.getMessage());
+                }
+            }
+            rows.add(row);
+        }
+        return rows;
+    }
+
+    private void checkAllowed(String name, int index) {
+        if (allowed.contains(name)) {
+            return;
+        }
+        String noun = keys ? "Key" : "Row";
+        String where = index >= 0 ? noun + " " + index + ": c" : "C";
+        Map<String, Object> details = index >= 0
+                ? Map.of(noun.toLowerCase(java.util.Locale.ROOT), index, "column", name)
+                : Map.of("column", name);
+        if (rowType.getFieldNames().contains(name)) {
+            throw new ApiException(400, keys ? "invalid_key" : "invalid_row", where + "olumn '" + name + "' is not part of " + purpose
+                    + ", which takes " + allowed.stream().sorted().toList(), details, null);
+        }
+        throw new ApiException(400, "column_not_found", where + "olumn '" + name + "' does not exist; columns of "
+                + table.getTablePath() + ": " + rowType.getFieldNames(), details, null);
+    }
+
+    private ApiException invalid(int index, String column, String problem) {
+        return keys
+                ? ApiException.invalidValue("invalid_key", "Key", index, column, problem)
+                : ApiException.invalidValue("invalid_row", "Row", index, column, problem);
+    }
+
+    private String why(String column) {
+        if (table.getPrimaryKeys().contains(column)) {
+            return " (primary-key column)";
+        }
+        return typeOf(column).isNullable() ? "" : " (the column is NOT NULL)";
+    }
+
+    private DataType typeOf(String column) {
+        return rowType.getTypeAt(rowType.getFieldIndex(column));
+    }
+
+    private static List<String> notNullColumns(RowType rowType) {
+        List<String> columns = new ArrayList<>();
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            if (!rowType.getTypeAt(i).isNullable()) {
+                columns.add(rowType.getFieldNames().get(i));
+            }
+        }
+        return columns;
+    }
+}

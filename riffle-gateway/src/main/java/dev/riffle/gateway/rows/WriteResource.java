@@ -1,0 +1,227 @@
+package dev.riffle.gateway.rows;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.MappingIterator;
+import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.Bodies;
+import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Render;
+import io.javalin.http.Context;
+import io.javalin.openapi.HttpMethod;
+import io.javalin.openapi.OpenApi;
+import io.javalin.openapi.OpenApiContent;
+import io.javalin.openapi.OpenApiParam;
+import io.javalin.openapi.OpenApiRequestBody;
+import io.javalin.openapi.OpenApiResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.Upsert;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.row.GenericRow;
+
+/**
+ * Writes rows: appends to log tables, upserts (whole or partial) to primary-key tables, and
+ * deletes by key. A request is converted and checked completely before its first row is handed
+ * to Fluss, and answered once Fluss has acknowledged every row.
+ */
+public final class WriteResource {
+    private final Backend backend;
+
+    public WriteResource(Backend backend) {
+        this.backend = requireNonNull(backend, "backend is null");
+    }
+
+    @OpenApi(path = Paths.ROWS, methods = HttpMethod.POST, tags = "Rows", operationId = "writeRows",
+            summary = "Append rows (log table) or upsert them (primary-key table)",
+            description = "The body is a JSON array of row objects, NDJSON (one object per line) or an Arrow IPC stream, "
+                    + "by Content-Type. Every row is checked before anything is written: a bad row fails the request "
+                    + "with 400, naming the row index and the column. Answers once Fluss acknowledged every row.",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            queryParams = @OpenApiParam(name = "columns",
+                    description = "Partial update of these columns (comma-separated, with the whole primary key)"),
+            requestBody = @OpenApiRequestBody(required = true, content = {
+                @OpenApiContent(mimeType = MediaTypes.JSON, from = Object[].class),
+                @OpenApiContent(mimeType = MediaTypes.NDJSON, type = "string"),
+                @OpenApiContent(mimeType = MediaTypes.ARROW_STREAM, type = "string", format = "binary")}),
+            responses = {
+                @OpenApiResponse(status = "200", description = "{\"written\": n}"),
+                @OpenApiResponse(status = "400", description = "A bad row, column or body; nothing was written"),
+                @OpenApiResponse(status = "404", description = "No such table"),
+                @OpenApiResponse(status = "413", description = "Body over the gateway's limit"),
+                @OpenApiResponse(status = "415", description = "Unsupported Content-Type")})
+    public void writeRows(Context ctx) throws IOException {
+        String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, MediaTypes.NDJSON,
+                MediaTypes.ARROW_STREAM));
+        TableInfo table = backend.tableInfo(ctx);
+        Optional<List<String>> columns = columnsParam(ctx);
+        RowShape shape = columns.map(c -> RowShape.partialUpdate(table, c)).orElseGet(() -> RowShape.write(table));
+        List<GenericRow> rows = switch (type) {
+            case MediaTypes.NDJSON -> ndjsonRows(ctx, shape);
+            case MediaTypes.ARROW_STREAM -> arrowRows(ctx, shape);
+            default -> jsonRows(ctx, shape);
+        };
+        write(table, rows, columns, false);
+        GatewayMetrics.rows(ctx, "written", rows.size());
+        Render.json(ctx, 200, Map.of("written", rows.size()));
+    }
+
+    @OpenApi(path = Paths.ROWS, methods = HttpMethod.DELETE, tags = "Rows", operationId = "deleteRows",
+            summary = "Delete rows of a primary-key table by key",
+            description = "Body: {\"keys\": [{\"id\": 1}, ...]}, each key naming every primary-key column.",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            requestBody = @OpenApiRequestBody(required = true, content = @OpenApiContent(mimeType = MediaTypes.JSON,
+                    type = "object")),
+            responses = {
+                @OpenApiResponse(status = "200", description = "{\"deleted\": n}: keys acknowledged (missing keys are no-ops)"),
+                @OpenApiResponse(status = "400", description = "A bad key, or a log table; nothing was deleted"),
+                @OpenApiResponse(status = "404", description = "No such table")})
+    public void deleteRows(Context ctx) {
+        MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
+        TableInfo table = backend.tableInfo(ctx);
+        RowShape shape = RowShape.deleteKey(table);
+        List<GenericRow> keys = keyRows(Bodies.json(ctx, backend.limits().maxBodyBytes()), shape,
+                backend.limits().maxKeys());
+        write(table, keys, Optional.empty(), true);
+        GatewayMetrics.rows(ctx, "written", keys.size());
+        Render.json(ctx, 200, Map.of("deleted", keys.size()));
+    }
+
+    /** The objects of {@code {"keys": [...]}} as key rows of {@code shape}, all checked. */
+    static List<GenericRow> keyRows(JsonNode body, RowShape shape, int maxKeys) {
+        Json.requireObject(body, "The request body");
+        Json.onlyFields(body, "the request body", Set.of("keys"));
+        JsonNode keys = body.get("keys");
+        if (keys == null || !keys.isArray()) {
+            throw ApiException.badRequest("invalid_request", "The body needs \"keys\": an array of key objects, got "
+                    + Json.describe(keys));
+        }
+        if (keys.size() > maxKeys) {
+            throw new ApiException(413, "too_many_keys", keys.size() + " keys in one request; the gateway takes at most "
+                    + maxKeys);
+        }
+        List<GenericRow> rows = new ArrayList<>(keys.size());
+        for (int i = 0; i < keys.size(); i++) {
+            rows.add(shape.fromJson(keys.get(i), i, false));
+        }
+        return rows;
+    }
+
+    private static Optional<List<String>> columnsParam(Context ctx) {
+        String columns = ctx.queryParam("columns");
+        if (columns == null) {
+            return Optional.empty();
+        }
+        List<String> names = Arrays.stream(columns.split(",")).map(String::trim).filter(s -> !s.isEmpty()).toList();
+        if (names.isEmpty()) {
+            throw ApiException.badRequest("invalid_request", "?columns= is empty; name the columns to update");
+        }
+        return Optional.of(names);
+    }
+
+    private List<GenericRow> jsonRows(Context ctx, RowShape shape) {
+        JsonNode body = Bodies.json(ctx, backend.limits().maxBodyBytes());
+        if (!body.isArray()) {
+            throw ApiException.badRequest("invalid_request", "A JSON body must be an array of row objects, got "
+                    + Json.describe(body) + " (send one object per line as " + MediaTypes.NDJSON + ")");
+        }
+        List<GenericRow> rows = new ArrayList<>(body.size());
+        for (int i = 0; i < body.size(); i++) {
+            rows.add(shape.fromJson(body.get(i), i, false));
+        }
+        return rows;
+    }
+
+    private List<GenericRow> ndjsonRows(Context ctx, RowShape shape) {
+        List<GenericRow> rows = new ArrayList<>();
+        try (InputStream in = Bodies.open(ctx, backend.limits().maxBodyBytes());
+                MappingIterator<JsonNode> lines = Json.MAPPER.readerFor(JsonNode.class).readValues(in)) {
+            while (lines.hasNextValue()) {
+                rows.add(shape.fromJson(lines.nextValue(), rows.size(), false));
+            }
+        } catch (JsonProcessingException e) {
+            throw Bodies.malformed(e);
+        } catch (IOException e) {
+            throw Bodies.ioFailure(e);
+        }
+        return rows;
+    }
+
+    private List<GenericRow> arrowRows(Context ctx, RowShape shape) {
+        List<GenericRow> rows = new ArrayList<>();
+        long limit = backend.limits().maxBodyBytes();
+        try (InputStream in = Bodies.open(ctx, limit);
+                BufferAllocator allocator = backend.allocator().newChildAllocator("ingest", 0, 4 * limit);
+                ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
+            try {
+                shape.checkArrowSchema(reader.getVectorSchemaRoot().getSchema().getFields());
+                while (reader.loadNextBatch()) {
+                    rows.addAll(shape.fromArrow(reader.getVectorSchemaRoot(), rows.size()));
+                }
+            } catch (IOException e) {
+                RuntimeException failure = Bodies.ioFailure(e);
+                if (failure instanceof ApiException api && api.status() == 413) {
+                    throw api;
+                }
+                throw ApiException.badRequest("malformed_arrow", "The body is not a readable Arrow IPC stream: "
+                        + e.getMessage());
+            }
+        } catch (IOException e) {
+            throw Bodies.ioFailure(e);
+        } catch (IllegalArgumentException | IndexOutOfBoundsException | IllegalStateException e) {
+            throw ApiException.badRequest("malformed_arrow", "The body is not a readable Arrow IPC stream: "
+                    + e.getMessage());
+        }
+        return rows;
+    }
+
+    private void write(TableInfo table, List<GenericRow> rows, Optional<List<String>> columns, boolean delete) {
+        if (rows.isEmpty()) {
+            return;
+        }
+        List<CompletableFuture<?>> acks = new ArrayList<>(rows.size());
+        try (Table fluss = backend.table(table.getTablePath())) {
+            if (table.hasPrimaryKey()) {
+                Upsert upsert = fluss.newUpsert();
+                if (columns.isPresent()) {
+                    upsert = upsert.partialUpdate(columns.get().toArray(String[]::new));
+                }
+                UpsertWriter writer = upsert.createWriter();
+                for (GenericRow row : rows) {
+                    acks.add(delete ? writer.delete(row) : writer.upsert(row));
+                }
+                writer.flush();
+            } else {
+                AppendWriter writer = fluss.newAppend().createWriter();
+                for (GenericRow row : rows) {
+                    acks.add(writer.append(row));
+                }
+                writer.flush();
+            }
+        } catch (RuntimeException e) {
+            throw e;
+        } catch (Exception e) {
+            throw new IllegalStateException("Closing table " + table.getTablePath() + " failed: " + e.getMessage(), e);
+        }
+        backend.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
+                (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
+    }
+}

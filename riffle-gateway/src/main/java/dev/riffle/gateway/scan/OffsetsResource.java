@@ -1,0 +1,106 @@
+package dev.riffle.gateway.scan;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.read.BucketRef;
+import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.ErrorMapper;
+import dev.riffle.gateway.http.Render;
+import io.javalin.http.Context;
+import io.javalin.openapi.HttpMethod;
+import io.javalin.openapi.OpenApi;
+import io.javalin.openapi.OpenApiParam;
+import io.javalin.openapi.OpenApiResponse;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.stream.IntStream;
+import org.apache.fluss.client.admin.ListOffsetsResult;
+import org.apache.fluss.client.admin.OffsetSpec;
+import org.apache.fluss.client.metadata.LakeSnapshot;
+import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TableInfo;
+
+/** Each bucket's earliest and latest log offset, and the offset the lake has tiered up to. */
+public final class OffsetsResource {
+    private final Backend backend;
+
+    public OffsetsResource(Backend backend) {
+        this.backend = requireNonNull(backend, "backend is null");
+    }
+
+    @OpenApi(path = Paths.OFFSETS, methods = HttpMethod.GET, tags = "Tables", operationId = "getOffsets",
+            summary = "Earliest, latest and lake-tiered offset of every bucket",
+            description = "Each bucket's \"key\" is how scans name it in from/until/next offsets. \"lake\" is the log "
+                    + "offset up to which the latest lake snapshot holds the bucket, null without one.",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            responses = {
+                @OpenApiResponse(status = "200", description = "{\"table\", \"lake_snapshot_id\", \"buckets\": [...]}"),
+                @OpenApiResponse(status = "404", description = "No such table")})
+    public void get(Context ctx) {
+        TableInfo table = backend.tableInfo(ctx);
+        Optional<LakeSnapshot> lake = lakeSnapshot(table);
+        List<Map<String, Object>> buckets = new ArrayList<>();
+        List<Integer> ids = IntStream.range(0, table.getNumBuckets()).boxed().toList();
+        if (table.isPartitioned()) {
+            List<PartitionInfo> partitions = backend.await(backend.admin().listPartitionInfos(table.getTablePath()),
+                    "Listing partitions of " + table.getTablePath());
+            partitions.sort(Comparator.comparing(PartitionInfo::getPartitionName));
+            for (PartitionInfo partition : partitions) {
+                String name = partition.getPartitionName();
+                addBuckets(buckets, table, Optional.of(partition), lake,
+                        backend.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.EarliestSpec()),
+                        backend.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.LatestSpec()));
+            }
+        } else {
+            addBuckets(buckets, table, Optional.empty(), lake,
+                    backend.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.EarliestSpec()),
+                    backend.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.LatestSpec()));
+        }
+        Map<String, Object> result = new LinkedHashMap<>();
+        result.put("table", table.getTablePath().toString());
+        result.put("lake_snapshot_id", lake.map(LakeSnapshot::getSnapshotId).orElse(null));
+        result.put("buckets", buckets);
+        Render.json(ctx, 200, result);
+    }
+
+    private void addBuckets(List<Map<String, Object>> out, TableInfo table, Optional<PartitionInfo> partition,
+            Optional<LakeSnapshot> lake, ListOffsetsResult earliest, ListOffsetsResult latest) {
+        String what = "Listing offsets of " + table.getTablePath()
+                + partition.map(p -> " partition " + p.getPartitionName()).orElse("");
+        Map<Integer, Long> first = backend.await(earliest.all(), what);
+        Map<Integer, Long> last = backend.await(latest.all(), what);
+        for (int bucket = 0; bucket < table.getNumBuckets(); bucket++) {
+            Long partitionId = partition.map(PartitionInfo::getPartitionId).orElse(null);
+            TableBucket id = new TableBucket(table.getTableId(), partitionId, bucket);
+            BucketRef ref = new BucketRef(partition.map(PartitionInfo::getPartitionName), bucket);
+            Map<String, Object> entry = new LinkedHashMap<>();
+            entry.put("key", BucketKeys.key(ref));
+            partition.ifPresent(p -> entry.put("partition", p.getPartitionName()));
+            entry.put("bucket", bucket);
+            entry.put("earliest", first.get(bucket));
+            entry.put("latest", last.get(bucket));
+            entry.put("lake", lake.map(s -> s.getTableBucketsOffset().get(id)).orElse(null));
+            out.add(entry);
+        }
+    }
+
+    /** The latest lake snapshot, if the table has been tiered at all. */
+    private Optional<LakeSnapshot> lakeSnapshot(TableInfo table) {
+        try {
+            return Optional.of(backend.await(backend.admin().getLatestLakeSnapshot(table.getTablePath()),
+                    "Looking up the lake snapshot of " + table.getTablePath()));
+        } catch (RuntimeException e) {
+            if (ErrorMapper.unwrap(e) instanceof LakeTableSnapshotNotExistException) {
+                return Optional.empty();
+            }
+            throw e;
+        }
+    }
+}
