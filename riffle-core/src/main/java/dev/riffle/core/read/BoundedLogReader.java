@@ -94,7 +94,11 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
         return create(scanner, false, stopOffsets, timeout);
     }
 
-    static BoundedLogReader create(ArrowLogScanner scanner, boolean ownsScanner, Map<TableBucket, Long> stopOffsets,
+    /**
+     * As {@link #create(ArrowLogScanner, Map, Optional)}; with {@code ownsScanner} the reader closes
+     * the scanner when it closes (for a scanner made just for this read).
+     */
+    public static BoundedLogReader create(ArrowLogScanner scanner, boolean ownsScanner, Map<TableBucket, Long> stopOffsets,
             Optional<Duration> timeout) {
         requireNonNull(scanner, "scanner is null");
         requireNonNull(stopOffsets, "stopOffsets is null");

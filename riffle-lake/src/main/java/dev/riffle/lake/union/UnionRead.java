@@ -47,31 +47,49 @@ public final class UnionRead {
     private final Optional<List<String>> columns;
     private final boolean lakeOnly;
     private final Optional<Predicate> filter;
+    private final long tailRowsInMemory;
+
+    /** Up to this many log-tail rows of a primary-key table are held in memory; past it, only their keys. */
+    public static final long DEFAULT_TAIL_ROWS_IN_MEMORY = 200_000;
 
     private UnionRead(Riffle riffle, LakeSource lake, RiffleTable table, Optional<List<String>> columns,
-            boolean lakeOnly, Optional<Predicate> filter) {
+            boolean lakeOnly, Optional<Predicate> filter, long tailRowsInMemory) {
         this.riffle = requireNonNull(riffle, "riffle is null");
         this.lake = requireNonNull(lake, "lake is null");
         this.table = requireNonNull(table, "table is null");
         this.columns = requireNonNull(columns, "columns is null");
         this.lakeOnly = lakeOnly;
         this.filter = requireNonNull(filter, "filter is null");
+        this.tailRowsInMemory = tailRowsInMemory;
     }
 
     public static UnionRead of(Riffle riffle, LakeSource lake, RiffleTable table) {
-        return new UnionRead(riffle, lake, table, Optional.empty(), false, Optional.empty());
+        return new UnionRead(riffle, lake, table, Optional.empty(), false, Optional.empty(), DEFAULT_TAIL_ROWS_IN_MEMORY);
     }
 
     /** Only these columns, in this order. */
     public UnionRead columns(List<String> names) {
         TableInfo info = table.info();
         Projection.of(info.getRowType(), names, info.getTablePath());
-        return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)), lakeOnly, filter);
+        return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)), lakeOnly, filter, tailRowsInMemory);
     }
 
     /** The lake snapshot alone, without the log past it. */
     public UnionRead lakeOnly() {
-        return new UnionRead(riffle, lake, table, columns, true, filter);
+        return new UnionRead(riffle, lake, table, columns, true, filter, tailRowsInMemory);
+    }
+
+    /**
+     * How many rows of a primary-key table's log tail may be held in memory for the merge (default
+     * {@value #DEFAULT_TAIL_ROWS_IN_MEMORY}). A longer tail keeps only its keys and where their
+     * newest records are, and is read a second time to emit those records: memory then grows with
+     * the number of keys the tail touched, not with its rows or the table.
+     */
+    public UnionRead tailRowsInMemory(long rows) {
+        if (rows < 0) {
+            throw new IllegalArgumentException("tail rows in memory must be >= 0, got " + rows);
+        }
+        return new UnionRead(riffle, lake, table, columns, lakeOnly, filter, rows);
     }
 
     /**
@@ -80,7 +98,7 @@ public final class UnionRead {
      * rest, and every row from the log, is checked here, after the primary-key merge.
      */
     public UnionRead filter(Predicate predicate) {
-        return new UnionRead(riffle, lake, table, columns, lakeOnly, Optional.of(predicate));
+        return new UnionRead(riffle, lake, table, columns, lakeOnly, Optional.of(predicate), tailRowsInMemory);
     }
 
     public UnionReader createReader() throws IOException {
@@ -155,8 +173,22 @@ public final class UnionRead {
             lakeScan.ifPresent(LakeScan::close);
             throw e;
         }
+        ReadBuilder replayRead = log;
+        Map<org.apache.fluss.metadata.TableBucket, Long> starts = logReader.map(BoundedLogReader::startOffsets).orElse(Map.of());
+        Map<org.apache.fluss.metadata.TableBucket, Long> stops = logReader.map(BoundedLogReader::stopOffsets).orElse(Map.of());
+        java.util.function.Supplier<BoundedLogReader> replay = () -> {
+            dev.riffle.core.scan.ArrowLogScanner scanner = replayRead.createScanner();
+            try {
+                starts.forEach(scanner::subscribe);
+                return BoundedLogReader.create(scanner, true, stops, Optional.empty());
+            } catch (RuntimeException e) {
+                scanner.close();
+                throw e;
+            }
+        };
         return new UnionReader(ArrowTypeMapping.toArrowSchema(rowType.project(requested)), requested.length, lakeScan,
-                logReader, riffle.allocator(), keys, lakeFilter, RowFilter.of(filter, positions));
+                logReader, riffle.allocator(), keys, lakeFilter, RowFilter.of(filter, positions), tailRowsInMemory,
+                replay);
     }
 
     private static Optional<LakeSnapshot> readableSnapshot(Admin admin, TableInfo info) throws IOException {

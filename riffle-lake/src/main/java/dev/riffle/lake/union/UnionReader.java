@@ -58,14 +58,18 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
     private final RowFilter logFilter;
     private final Iterator<LakeSplit> splits;
     private LakeBatchReader lakeBatches;
+    private final long tailRowsInMemory;
+    private final java.util.function.Supplier<BoundedLogReader> tailReplay;
     private Map<Object, TailRow> tail;
     private List<VectorSchemaRoot> tailBatches;
+    private boolean replayTail;
+    private BoundedLogReader replay;
     private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
     private Phase phase;
     private long rowsRead;
     private boolean closed;
 
-    private enum Phase { TAIL, LAKE, LOG, DONE }
+    private enum Phase { TAIL, LAKE, REPLAY, LOG, DONE }
 
     /**
      * @param keyColumns for primary-key tables, the positions of the key among the read columns;
@@ -73,7 +77,8 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
      *     {@code outputColumns} requested ones
      */
     UnionReader(Schema schema, int outputColumns, Optional<LakeScan> lake, Optional<BoundedLogReader> log,
-            BufferAllocator allocator, Optional<int[]> keyColumns, RowFilter lakeFilter, RowFilter logFilter) {
+            BufferAllocator allocator, Optional<int[]> keyColumns, RowFilter lakeFilter, RowFilter logFilter,
+            long tailRowsInMemory, java.util.function.Supplier<BoundedLogReader> tailReplay) {
         this.schema = requireNonNull(schema, "schema is null");
         this.outputColumns = outputColumns;
         this.lake = requireNonNull(lake, "lake is null");
@@ -82,6 +87,8 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         this.keyColumns = requireNonNull(keyColumns, "keyColumns is null");
         this.lakeFilter = requireNonNull(lakeFilter, "lakeFilter is null");
         this.logFilter = requireNonNull(logFilter, "logFilter is null");
+        this.tailRowsInMemory = tailRowsInMemory;
+        this.tailReplay = requireNonNull(tailReplay, "tailReplay is null");
         this.splits = lake.map(l -> l.splits().iterator()).orElse(List.<LakeSplit>of().iterator());
         this.phase = keyColumns.isPresent() ? Phase.TAIL : Phase.LAKE;
     }
@@ -154,6 +161,9 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         if (tailBatches != null) {
             tailBatches.forEach(VectorSchemaRoot::close);
         }
+        if (replay != null) {
+            replay.close();
+        }
         try {
             if (lakeBatches != null) {
                 lakeBatches.close();
@@ -168,35 +178,55 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         switch (phase) {
             case TAIL -> readTail();
             case LAKE -> readLake();
+            case REPLAY -> replayStep();
             case LOG -> readLog();
             case DONE -> { }
         }
     }
 
-    /** Primary-key tables: the whole log tail first, folded by key. */
+    /**
+     * Primary-key tables: the whole log tail first, folded by key (newest record wins). Small tails
+     * stay in memory; once the tail passes {@code tailRowsInMemory} rows only the keys are kept
+     * (with where each key's newest record is), and the tail is read a second time to emit them.
+     * The second read sees the same records: the log below the stop offsets never changes.
+     */
     private void readTail() {
         tail = new HashMap<>();
         tailBatches = new ArrayList<>();
         int[] keys = keyColumns.orElseThrow();
+        long retained = 0;
         while (log.isPresent() && log.get().hasNext()) {
             try (LogBatch batch = log.get().next()) {
                 VectorSchemaRoot root = batch.root();
-                int typeIndex = root.getSchema().getFields().indexOf(root.getSchema().findField(ArrowLogScanner.CHANGE_TYPE_COLUMN));
+                int typeIndex = changeTypeIndex(root);
                 FieldVector types = root.getVector(typeIndex);
-                int batchIndex = tailBatches.size();
-                // Keep only the data columns (requested, then extra key columns) of the tail.
-                tailBatches.add(new VectorSchemaRoot(root.getFieldVectors().subList(0, typeIndex).stream()
-                        .map(v -> transfer(v)).toList()));
-                VectorSchemaRoot kept = tailBatches.get(batchIndex);
-                for (int row = 0; row < kept.getRowCount(); row++) {
-                    Object key = key(kept, keys, row);
+                int batchIndex = -1;
+                if (!replayTail) {
+                    batchIndex = tailBatches.size();
+                    // Keep only the data columns (requested, then extra key columns) of the tail.
+                    tailBatches.add(new VectorSchemaRoot(root.getFieldVectors().subList(0, typeIndex).stream()
+                            .map(v -> transfer(v)).toList()));
+                    retained += root.getRowCount();
+                }
+                VectorSchemaRoot data = replayTail ? root : tailBatches.get(batchIndex);
+                for (int row = 0; row < batch.rowCount(); row++) {
                     String type = types.getObject(row).toString();
                     boolean deleted = type.equals("-D") || type.equals("-U");
-                    tail.put(key, new TailRow(batchIndex, row, deleted));
+                    tail.put(key(data, keys, row), new TailRow(batchIndex, row, deleted, batch.bucket(),
+                            batch.baseOffset() + row));
+                }
+                if (!replayTail && retained > tailRowsInMemory) {
+                    replayTail = true;
+                    tailBatches.forEach(VectorSchemaRoot::close);
+                    tailBatches.clear();
                 }
             }
         }
         phase = Phase.LAKE;
+    }
+
+    private static int changeTypeIndex(VectorSchemaRoot root) {
+        return root.getSchema().getFields().indexOf(root.getSchema().findField(ArrowLogScanner.CHANGE_TYPE_COLUMN));
     }
 
     private void readLake() throws IOException {
@@ -236,6 +266,10 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
     }
 
     private void emitTail() {
+        if (replayTail) {
+            phase = Phase.REPLAY;
+            return;
+        }
         // Newest record per key, in the order the tail was read.
         List<List<TailRow>> byBatch = new ArrayList<>();
         tailBatches.forEach(b -> byBatch.add(new ArrayList<>()));
@@ -264,6 +298,36 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         tailBatches.forEach(VectorSchemaRoot::close);
         tailBatches = null;
         tail = null;
+    }
+
+    /** The second read of a large tail, a batch at a time: each key's newest record, found by its offset. */
+    private void replayStep() {
+        if (replay == null) {
+            replay = tailReplay.get();
+        }
+        if (!replay.hasNext()) {
+            replay.close();
+            replay = null;
+            tail = null;
+            phase = Phase.DONE;
+            return;
+        }
+        int[] keys = keyColumns.orElseThrow();
+        try (LogBatch batch = replay.next()) {
+            VectorSchemaRoot root = batch.root();
+            RowFilter.Bound matches = logFilter.bind(root);
+            VectorSchemaRoot out = VectorSchemaRoot.create(schema, allocator);
+            int count = 0;
+            for (int row = 0; row < batch.rowCount(); row++) {
+                TailRow newest = tail.get(key(root, keys, row));
+                if (newest != null && !newest.deleted() && newest.offset() == batch.baseOffset() + row
+                        && newest.bucket().equals(batch.bucket()) && matches.test(row)) {
+                    copyRow(root, row, out, count++);
+                }
+            }
+            out.setRowCount(count);
+            emit(out);
+        }
     }
 
     private void readLog() {
@@ -337,5 +401,6 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         return value;
     }
 
-    private record TailRow(int batch, int row, boolean deleted) {}
+    private record TailRow(int batch, int row, boolean deleted, org.apache.fluss.metadata.TableBucket bucket,
+            long offset) {}
 }
