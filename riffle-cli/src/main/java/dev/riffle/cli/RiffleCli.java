@@ -13,7 +13,8 @@ import picocli.CommandLine.Command;
         mixinStandardHelpOptions = true,
         versionProvider = RiffleVersion.class,
         description = "SQL, HTTP and Arrow over Apache Fluss streams and their Apache Paimon lake.",
-        subcommands = {LocalCommand.class, ReadCommand.class, dev.riffle.cli.tier.TierCommand.class, CommandLine.HelpCommand.class})
+        subcommands = {LocalCommand.class, ReadCommand.class, dev.riffle.cli.tier.TierCommand.class,
+                dev.riffle.cli.sql.SqlCommand.class, CommandLine.HelpCommand.class})
 public final class RiffleCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -78,6 +78,7 @@ public final class LocalCommand implements Callable<Integer> {
             List<LocalService.Running> services = new ArrayList<>();
             Map<String, String> addresses = new LinkedHashMap<>();
             addresses.put("Fluss bootstrap servers", cluster.bootstrapServers());
+            addresses.put("JDBC URL", "jdbc:riffle://" + cluster.bootstrapServers());
             addresses.put("Tablet servers", Integer.toString(tabletServers));
             addresses.put("Data directory", dir.toString());
             if (cluster.lakeEnabled()) {
@@ -111,7 +112,9 @@ public final class LocalCommand implements Callable<Integer> {
         int width = addresses.keySet().stream().mapToInt(String::length).max().orElse(0);
         addresses.forEach((name, value) -> out.printf("  %-" + width + "s  %s%n", name, value));
         out.println();
-        out.println("Next: connect a Fluss client to " + bootstrap + ", or read a table with");
+        out.println("Next: connect a Fluss client to " + bootstrap + ", query with");
+        out.println("  bin/riffle sql --bootstrap-servers " + bootstrap);
+        out.println("or read a table with");
         out.println("  bin/riffle read DB.TABLE --bootstrap-servers " + bootstrap);
         out.println("Press Ctrl-C to stop.");
         out.flush();

@@ -1,0 +1,117 @@
+package dev.riffle.sql.catalog;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.sql.exec.FlussSession;
+import dev.riffle.sql.planner.ReadPlan;
+import java.util.Collection;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.rel.type.RelProtoDataType;
+import org.apache.calcite.schema.Function;
+import org.apache.calcite.schema.Schema;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.SchemaVersion;
+import org.apache.calcite.schema.Schemas;
+import org.apache.calcite.schema.Table;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+
+/**
+ * One Fluss database as a SQL schema, read live: every lookup asks the cluster, so tables created
+ * after connecting are visible and dropped ones disappear. Besides each table {@code t} it
+ * resolves {@code t$log}, {@code t$lake} (datalake-enabled tables) and {@code t$changelog}.
+ *
+ * <p>An unknown table is an error naming the database's tables rather than a silent miss.
+ */
+public final class FlussDatabaseSchema implements Schema {
+    private final FlussSession session;
+    private final String database;
+
+    public FlussDatabaseSchema(FlussSession session, String database) {
+        this.session = requireNonNull(session, "session is null");
+        this.database = requireNonNull(database, "database is null");
+    }
+
+    @Override
+    public Table getTable(String name) {
+        String base = name;
+        ReadPlan.Source source = ReadPlan.Source.CURRENT;
+        for (ReadPlan.Source candidate : ReadPlan.Source.values()) {
+            if (!candidate.suffix().isEmpty() && name.endsWith(candidate.suffix())) {
+                base = name.substring(0, name.length() - candidate.suffix().length());
+                source = candidate;
+            }
+        }
+        Optional<TableInfo> info = session.tableInfo(TablePath.of(database, base));
+        if (info.isEmpty()) {
+            throw unknownTable(name);
+        }
+        if (source == ReadPlan.Source.LAKE && !info.get().getTableConfig().isDataLakeEnabled()) {
+            throw new IllegalArgumentException("Table " + database + "." + base + " is not datalake-enabled, so it has no "
+                    + name + "; use " + base + ", " + base + "$log or " + base + "$changelog");
+        }
+        return new FlussTable(session, info.get(), source);
+    }
+
+    private IllegalArgumentException unknownTable(String name) {
+        List<String> tables = session.tables(database);
+        return new IllegalArgumentException("Table '" + name + "' not found in database '" + database
+                + "'. Available tables: " + new TreeSet<>(tables)
+                + " (each also as t$log, t$changelog, and t$lake when datalake-enabled)");
+    }
+
+    /** The tables themselves; their {@code $} views resolve by name but are not listed. */
+    @Override
+    public Set<String> getTableNames() {
+        return new TreeSet<>(session.tables(database));
+    }
+
+    @Override
+    public RelProtoDataType getType(String name) {
+        return null;
+    }
+
+    @Override
+    public Set<String> getTypeNames() {
+        return Set.of();
+    }
+
+    @Override
+    public Collection<Function> getFunctions(String name) {
+        return List.of();
+    }
+
+    @Override
+    public Set<String> getFunctionNames() {
+        return Set.of();
+    }
+
+    @Override
+    public Schema getSubSchema(String name) {
+        return null;
+    }
+
+    @Override
+    public Set<String> getSubSchemaNames() {
+        return Set.of();
+    }
+
+    @Override
+    public Expression getExpression(SchemaPlus parentSchema, String name) {
+        return Schemas.subSchemaExpression(parentSchema, name, getClass());
+    }
+
+    @Override
+    public boolean isMutable() {
+        return false;
+    }
+
+    @Override
+    public Schema snapshot(SchemaVersion version) {
+        return this;
+    }
+}

@@ -1,0 +1,77 @@
+package dev.riffle.sql.catalog;
+
+import java.math.BigDecimal;
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.fluss.types.BinaryType;
+import org.apache.fluss.types.CharType;
+import org.apache.fluss.types.DataField;
+import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.RowType;
+
+/**
+ * Fluss types as SQL types, and the Java class Calcite uses for each value.
+ *
+ * <p>{@code STRING} is {@code VARCHAR}, {@code BYTES} is {@code VARBINARY}, {@code FLOAT} is
+ * {@code REAL}, {@code TIMESTAMP_LTZ} is {@code TIMESTAMP WITH LOCAL TIME ZONE}; times and
+ * timestamps carry milliseconds (Calcite's precision). {@code ARRAY}, {@code MAP} and
+ * {@code ROW} columns are shown as {@code VARCHAR} text for now.
+ */
+public final class SqlTypes {
+    /** Calcite keeps times and timestamps in milliseconds. */
+    private static final int MAX_TIME_PRECISION = 3;
+
+    private SqlTypes() {}
+
+    public static RelDataType rowType(RelDataTypeFactory factory, RowType rowType) {
+        RelDataTypeFactory.Builder builder = factory.builder();
+        for (DataField field : rowType.getFields()) {
+            builder.add(field.getName(), sqlType(factory, field.getType()));
+        }
+        return builder.build();
+    }
+
+    public static RelDataType sqlType(RelDataTypeFactory factory, DataType type) {
+        RelDataType sql = switch (type.getTypeRoot()) {
+            case BOOLEAN -> factory.createSqlType(SqlTypeName.BOOLEAN);
+            case TINYINT -> factory.createSqlType(SqlTypeName.TINYINT);
+            case SMALLINT -> factory.createSqlType(SqlTypeName.SMALLINT);
+            case INTEGER -> factory.createSqlType(SqlTypeName.INTEGER);
+            case BIGINT -> factory.createSqlType(SqlTypeName.BIGINT);
+            case FLOAT -> factory.createSqlType(SqlTypeName.REAL);
+            case DOUBLE -> factory.createSqlType(SqlTypeName.DOUBLE);
+            case CHAR -> factory.createSqlType(SqlTypeName.CHAR, ((CharType) type).getLength());
+            case STRING -> factory.createSqlType(SqlTypeName.VARCHAR);
+            case BINARY -> factory.createSqlType(SqlTypeName.BINARY, ((BinaryType) type).getLength());
+            case BYTES -> factory.createSqlType(SqlTypeName.VARBINARY);
+            case DECIMAL -> factory.createSqlType(SqlTypeName.DECIMAL, ((DecimalType) type).getPrecision(),
+                    ((DecimalType) type).getScale());
+            case DATE -> factory.createSqlType(SqlTypeName.DATE);
+            case TIME_WITHOUT_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIME, MAX_TIME_PRECISION);
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIMESTAMP, MAX_TIME_PRECISION);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
+                    factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, MAX_TIME_PRECISION);
+            default -> factory.createSqlType(SqlTypeName.VARCHAR);
+        };
+        return factory.createTypeWithNullability(sql, type.isNullable());
+    }
+
+    /** The class of Calcite's internal value for a column of this type (as {@code RexLiteral.getValueAs} takes it). */
+    public static Class<?> internalClass(DataType type) {
+        return switch (type.getTypeRoot()) {
+            case BOOLEAN -> Boolean.class;
+            case TINYINT -> Byte.class;
+            case SMALLINT -> Short.class;
+            case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE -> Integer.class;
+            case BIGINT, TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> Long.class;
+            case FLOAT -> Float.class;
+            case DOUBLE -> Double.class;
+            case DECIMAL -> BigDecimal.class;
+            case BINARY, BYTES -> ByteString.class;
+            default -> String.class;
+        };
+    }
+}

@@ -1,0 +1,152 @@
+package dev.riffle.sql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.Riffle;
+import dev.riffle.lake.config.LakeConfig;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.exception.TableNotExistException;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+
+/**
+ * What one SQL connection holds on to: a {@link Riffle} (Fluss connection + Arrow allocator),
+ * the cluster's lake settings, and the Fluss table handles and lookupers that point queries
+ * reuse. Thread-safe; closed with the JDBC connection.
+ */
+public final class FlussSession implements AutoCloseable {
+    /** Point lookups wait this long for a batch to fill; Fluss's 100 ms default would dominate a query. */
+    public static final String DEFAULT_LOOKUP_BATCH_TIMEOUT = "1ms";
+    private static final long TIMEOUT_SECONDS = 60;
+
+    private final Riffle riffle;
+    private final Map<TablePath, Table> tables = new ConcurrentHashMap<>();
+    private final Map<LookuperKey, Lookuper> lookupers = new ConcurrentHashMap<>();
+    private volatile Optional<LakeConfig> lake;
+
+    private FlussSession(Riffle riffle) {
+        this.riffle = requireNonNull(riffle, "riffle is null");
+    }
+
+    /** Connects to {@code bootstrapServers}; {@code overrides} are extra Fluss client settings. */
+    public static FlussSession connect(String bootstrapServers, Map<String, String> overrides) {
+        Configuration conf = new Configuration();
+        conf.setString("bootstrap.servers", requireNonNull(bootstrapServers, "bootstrapServers is null"));
+        conf.setString("client.lookup.batch-timeout", DEFAULT_LOOKUP_BATCH_TIMEOUT);
+        overrides.forEach(conf::setString);
+        return new FlussSession(Riffle.connect(conf));
+    }
+
+    public Riffle riffle() {
+        return riffle;
+    }
+
+    public Admin admin() {
+        return ((FlussConnection) riffle.connection()).getOrCreateAdmin();
+    }
+
+    public List<String> databases() {
+        return await(admin().listDatabases(), "list the databases");
+    }
+
+    public List<String> tables(String database) {
+        return await(admin().listTables(database), "list the tables of database " + database);
+    }
+
+    /** The table's metadata, or empty when it does not exist. */
+    public Optional<TableInfo> tableInfo(TablePath path) {
+        try {
+            return Optional.of(admin().getTableInfo(path).get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
+        } catch (ExecutionException e) {
+            if (e.getCause() instanceof TableNotExistException) {
+                return Optional.empty();
+            }
+            throw new IllegalStateException("Cannot look up table " + path + ": " + e.getCause().getMessage(), e.getCause());
+        } catch (Exception e) {
+            throw failure("look up table " + path, e);
+        }
+    }
+
+    /** The lake the cluster tiers into, if it has one (asked once). */
+    public Optional<LakeConfig> lake() {
+        Optional<LakeConfig> known = lake;
+        if (known == null) {
+            try {
+                known = LakeConfig.discover(admin());
+            } catch (Exception e) {
+                throw failure("read the cluster's lake settings", e);
+            }
+            lake = known;
+        }
+        return known;
+    }
+
+    /** A Fluss table handle, opened once per session. */
+    public Table table(TablePath path) {
+        return tables.computeIfAbsent(path, p -> riffle.connection().getTable(p));
+    }
+
+    /** A lookuper for the primary key ({@code lookupColumns} empty) or a prefix of it, made once. */
+    public Lookuper lookuper(TableInfo info, List<String> lookupColumns) {
+        LookuperKey key = new LookuperKey(info.getTablePath(), info.getTableId(), List.copyOf(lookupColumns));
+        return lookupers.computeIfAbsent(key, k -> {
+            var lookup = table(info.getTablePath()).newLookup();
+            return (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper();
+        });
+    }
+
+    /** Forgets cached handles of a table (after DROP TABLE, or when its id changed). */
+    public void forget(TablePath path) {
+        Table table = tables.remove(path);
+        lookupers.keySet().removeIf(k -> k.path().equals(path));
+        if (table != null) {
+            try {
+                table.close();
+            } catch (Exception ignored) {
+                // closing a stale handle is best effort
+            }
+        }
+    }
+
+    @Override
+    public void close() throws Exception {
+        for (Table table : tables.values()) {
+            try {
+                table.close();
+            } catch (Exception ignored) {
+                // the connection below closes what is left
+            }
+        }
+        tables.clear();
+        lookupers.clear();
+        riffle.close();
+    }
+
+    public static <T> T await(java.util.concurrent.CompletableFuture<T> future, String what) {
+        try {
+            return future.get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        } catch (Exception e) {
+            throw failure(what, e);
+        }
+    }
+
+    private static RuntimeException failure(String what, Exception e) {
+        if (e instanceof InterruptedException) {
+            Thread.currentThread().interrupt();
+        }
+        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        return new IllegalStateException("Cannot " + what + ": " + cause.getMessage(), cause);
+    }
+
+    private record LookuperKey(TablePath path, long tableId, List<String> columns) {}
+}

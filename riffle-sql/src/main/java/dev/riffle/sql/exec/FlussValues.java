@@ -1,0 +1,100 @@
+package dev.riffle.sql.exec;
+
+import java.math.BigDecimal;
+import org.apache.calcite.avatica.util.ByteString;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.DecimalType;
+
+/**
+ * Converts between Fluss's internal row values and Calcite's Java values, for lookups: key
+ * values (literals or bound parameters) go to Fluss, looked-up rows come back.
+ */
+final class FlussValues {
+    private FlussValues() {}
+
+    /** Calcite's value of one field of a Fluss row. */
+    static Object toSql(InternalRow row, int position, DataType type) {
+        Object value = InternalRow.createFieldGetter(type, position).getFieldOrNull(row);
+        if (value == null) {
+            return null;
+        }
+        return switch (type.getTypeRoot()) {
+            case CHAR, STRING -> value.toString();
+            case BINARY, BYTES -> new ByteString((byte[]) value);
+            case DECIMAL -> ((Decimal) value).toBigDecimal();
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> ((TimestampNtz) value).getMillisecond();
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((TimestampLtz) value).getEpochMillisecond();
+            case ARRAY, MAP, ROW -> String.valueOf(value);
+            default -> value;
+        };
+    }
+
+    /**
+     * Fluss's internal value for a Calcite value (a literal or a JDBC parameter, which may come as
+     * another number class or as a string); null stays null.
+     *
+     * @throws IllegalArgumentException when the value does not fit the column's type
+     */
+    static Object toFluss(Object value, DataType type, String column) {
+        if (value == null) {
+            return null;
+        }
+        try {
+            return switch (type.getTypeRoot()) {
+                case BOOLEAN -> value instanceof Boolean b ? b : Boolean.parseBoolean(value.toString());
+                case TINYINT -> (byte) exactLong(value);
+                case SMALLINT -> (short) exactLong(value);
+                case INTEGER -> Math.toIntExact(exactLong(value));
+                case BIGINT -> exactLong(value);
+                case FLOAT -> value instanceof Number n ? n.floatValue() : Float.parseFloat(value.toString());
+                case DOUBLE -> value instanceof Number n ? n.doubleValue() : Double.parseDouble(value.toString());
+                case CHAR, STRING -> BinaryString.fromString(value.toString());
+                case BINARY, BYTES -> value instanceof ByteString bytes ? bytes.getBytes() : (byte[]) value;
+                case DECIMAL -> Decimal.fromBigDecimal(decimal(value), ((DecimalType) type).getPrecision(),
+                        ((DecimalType) type).getScale());
+                case DATE, TIME_WITHOUT_TIME_ZONE -> Math.toIntExact(temporal(value));
+                case TIMESTAMP_WITHOUT_TIME_ZONE -> TimestampNtz.fromMillis(temporal(value));
+                case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TimestampLtz.fromEpochMillis(temporal(value));
+                default -> throw new IllegalArgumentException("keys of type " + type + " are not supported");
+            };
+        } catch (ArithmeticException | ClassCastException | NumberFormatException e) {
+            throw new IllegalArgumentException("Value " + value + " (" + value.getClass().getSimpleName()
+                    + ") does not fit column " + column + " of type " + type, e);
+        }
+    }
+
+    private static long exactLong(Object value) {
+        if (value instanceof BigDecimal d) {
+            return d.longValueExact();
+        }
+        if (value instanceof Double || value instanceof Float) {
+            return new BigDecimal(value.toString()).longValueExact();
+        }
+        if (value instanceof Number n) {
+            return n.longValue();
+        }
+        return Long.parseLong(value.toString().trim());
+    }
+
+    private static BigDecimal decimal(Object value) {
+        return value instanceof BigDecimal d ? d : new BigDecimal(value.toString().trim());
+    }
+
+    private static long temporal(Object value) {
+        if (value instanceof java.sql.Timestamp ts) {
+            return ts.getTime();
+        }
+        if (value instanceof java.sql.Date date) {
+            return Math.floorDiv(date.getTime(), 86_400_000L);
+        }
+        if (value instanceof java.util.Calendar cal) {
+            return cal.getTimeInMillis();
+        }
+        return ((Number) value).longValue();
+    }
+}

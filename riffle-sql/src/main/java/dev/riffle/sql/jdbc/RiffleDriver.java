@@ -1,0 +1,151 @@
+package dev.riffle.sql.jdbc;
+
+import dev.riffle.sql.catalog.FlussRootSchema;
+import dev.riffle.sql.exec.FlussSession;
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.DriverVersion;
+import org.apache.calcite.avatica.Handler;
+import org.apache.calcite.jdbc.CalciteFactory;
+import org.apache.calcite.jdbc.CalciteSchema;
+import org.apache.calcite.jdbc.Driver;
+
+/**
+ * The JDBC driver for {@code jdbc:riffle://HOST:PORT} (the Fluss bootstrap address), registered
+ * through {@code META-INF/services/java.sql.Driver}.
+ *
+ * <pre>{@code
+ * try (Connection c = DriverManager.getConnection("jdbc:riffle://127.0.0.1:9123");
+ *         ResultSet rs = c.createStatement().executeQuery("SELECT count(*) FROM shop.orders")) { ... }
+ * }</pre>
+ *
+ * <p>A Calcite connection whose root schema is the cluster's databases ({@link FlussRootSchema}).
+ * Identifiers are case-sensitive and unquoted ones keep their case (Fluss names are); quote with
+ * double quotes. Options follow the address ({@code jdbc:riffle://h:p;schema=shop}) or come as
+ * properties: Calcite's connection properties, and Fluss client settings prefixed {@code fluss.}
+ * (e.g. {@code fluss.client.lookup.batch-timeout=5ms}).
+ */
+public final class RiffleDriver extends Driver {
+    public static final String PREFIX = "jdbc:riffle:";
+    private static final String FLUSS_PREFIX = "fluss.";
+
+    private final Map<AvaticaConnection, FlussSession> sessions = new ConcurrentHashMap<>();
+
+    static {
+        new RiffleDriver().register();
+    }
+
+    public RiffleDriver() {
+        super(null);
+    }
+
+    @Override
+    protected String getConnectStringPrefix() {
+        return PREFIX;
+    }
+
+    @Override
+    protected DriverVersion createDriverVersion() {
+        return new DriverVersion("Riffle JDBC Driver", "0.1.0", "Riffle", "0.1.0", true, 0, 1, 0, 1);
+    }
+
+    @Override
+    public Connection connect(String url, Properties info) throws SQLException {
+        if (!acceptsURL(url)) {
+            return null;
+        }
+        String rest = url.substring(PREFIX.length());
+        if (!rest.startsWith("//")) {
+            throw new SQLException("A Riffle URL is jdbc:riffle://HOST:PORT (the Fluss bootstrap address), got " + url);
+        }
+        rest = rest.substring(2);
+        int options = rest.indexOf(';');
+        String address = options < 0 ? rest : rest.substring(0, options);
+        if (address.isBlank()) {
+            throw new SQLException("The Riffle URL " + url + " names no HOST:PORT");
+        }
+        Properties properties = new Properties();
+        properties.setProperty("caseSensitive", "true");
+        properties.setProperty("unquotedCasing", "UNCHANGED");
+        properties.setProperty("quotedCasing", "UNCHANGED");
+        properties.setProperty("quoting", "DOUBLE_QUOTE");
+        if (info != null) {
+            properties.putAll(info);
+        }
+        if (options >= 0) {
+            for (String option : rest.substring(options + 1).split(";")) {
+                int eq = option.indexOf('=');
+                if (eq > 0) {
+                    properties.setProperty(option.substring(0, eq).trim(), option.substring(eq + 1).trim());
+                }
+            }
+        }
+        Map<String, String> fluss = new HashMap<>();
+        for (String name : properties.stringPropertyNames()) {
+            if (name.startsWith(FLUSS_PREFIX)) {
+                fluss.put(name.substring(FLUSS_PREFIX.length()), properties.getProperty(name));
+                properties.remove(name);
+            }
+        }
+        FlussSession session;
+        try {
+            session = FlussSession.connect(address, fluss);
+        } catch (RuntimeException e) {
+            throw new SQLException("Cannot connect to Fluss at " + address + ": " + e.getMessage(), e);
+        }
+        try {
+            CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session));
+            AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, url, properties,
+                    root, null);
+            sessions.put(connection, session);
+            handler.onConnectionInit(connection);
+            return connection;
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(session);
+            throw e;
+        }
+    }
+
+    @Override
+    protected Handler createHandler() {
+        Handler calcite = super.createHandler();
+        return new Handler() {
+            @Override
+            public void onConnectionInit(AvaticaConnection connection) throws SQLException {
+                calcite.onConnectionInit(connection);
+            }
+
+            @Override
+            public void onConnectionClose(AvaticaConnection connection) {
+                calcite.onConnectionClose(connection);
+                FlussSession session = sessions.remove(connection);
+                if (session != null) {
+                    closeQuietly(session);
+                }
+            }
+
+            @Override
+            public void onStatementExecute(org.apache.calcite.avatica.AvaticaStatement statement, ResultSink resultSink) {
+                calcite.onStatementExecute(statement, resultSink);
+            }
+
+            @Override
+            public void onStatementClose(org.apache.calcite.avatica.AvaticaStatement statement) {
+                calcite.onStatementClose(statement);
+            }
+        };
+    }
+
+    private static void closeQuietly(FlussSession session) {
+        try {
+            session.close();
+        } catch (Exception ignored) {
+            // the connection is going away either way
+        }
+    }
+}

@@ -1,0 +1,21 @@
+package dev.riffle.sql.planner;
+
+import java.util.List;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptRule;
+
+/** Riffle's access-path rules, one per path; registered by every {@link FlussScan}. */
+public final class FlussRules {
+    public static final List<RelOptRule> RULES = List.of(
+            PointLookupRule.INSTANCE,
+            PrefixLookupRule.INSTANCE,
+            LimitScanRule.INSTANCE,
+            ProjectPushdownRule.PROJECT,
+            ProjectPushdownRule.PROJECT_FILTER);
+
+    private FlussRules() {}
+
+    static void register(RelOptPlanner planner) {
+        RULES.forEach(planner::addRule);
+    }
+}

@@ -1,0 +1,129 @@
+package dev.riffle.sql.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.sql.catalog.FlussTable;
+import dev.riffle.sql.exec.ScanExecutor;
+import java.util.List;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
+import org.apache.calcite.adapter.enumerable.JavaRowFormat;
+import org.apache.calcite.adapter.enumerable.PhysType;
+import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.tree.Blocks;
+import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.plan.RelOptCluster;
+import org.apache.calcite.plan.RelOptCost;
+import org.apache.calcite.plan.RelOptPlanner;
+import org.apache.calcite.plan.RelOptTable;
+import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.TableScan;
+import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.rel.type.RelDataTypeField;
+
+/**
+ * The scan of one Fluss table by one {@link ReadPlan}, in the enumerable convention: its rows come
+ * from {@link ScanExecutor}. Rules ({@link FlussRules}) narrow the plan; EXPLAIN shows the access
+ * path and the columns read.
+ */
+public final class FlussScan extends TableScan implements EnumerableRel {
+    /** The row count the planner assumes for a full read (Fluss has no row statistics). */
+    private static final double FULL_SCAN_ROWS = 100_000;
+
+    private final FlussTable flussTable;
+    private final ReadPlan plan;
+
+    private FlussScan(RelOptCluster cluster, RelTraitSet traits, RelOptTable table, FlussTable flussTable,
+            ReadPlan plan) {
+        super(cluster, traits, List.of(), table);
+        this.flussTable = requireNonNull(flussTable, "flussTable is null");
+        this.plan = requireNonNull(plan, "plan is null");
+    }
+
+    public static FlussScan create(RelOptCluster cluster, RelOptTable table, FlussTable flussTable, ReadPlan plan) {
+        return new FlussScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, flussTable, plan);
+    }
+
+    public ReadPlan plan() {
+        return plan;
+    }
+
+    public FlussTable flussTable() {
+        return flussTable;
+    }
+
+    /** The same scan with another plan. */
+    public FlussScan withPlan(ReadPlan newPlan) {
+        return new FlussScan(getCluster(), getTraitSet(), getTable(), flussTable, newPlan);
+    }
+
+    /** The SQL table's column names. */
+    public List<String> tableColumns() {
+        return table.getRowType().getFieldNames();
+    }
+
+    @Override
+    public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
+        return new FlussScan(getCluster(), traitSet, getTable(), flussTable, plan);
+    }
+
+    @Override
+    public RelDataType deriveRowType() {
+        RelDataTypeFactory.Builder builder = getCluster().getTypeFactory().builder();
+        List<RelDataTypeField> fields = table.getRowType().getFieldList();
+        for (int column : plan.columns()) {
+            builder.add(fields.get(column));
+        }
+        return builder.build();
+    }
+
+    @Override
+    public RelWriter explainTerms(RelWriter pw) {
+        List<String> names = tableColumns();
+        return super.explainTerms(pw)
+                .item("access", plan.describe())
+                .item("columns", plan.columns().stream().map(names::get).toList());
+    }
+
+    @Override
+    public double estimateRowCount(RelMetadataQuery mq) {
+        double rows = FULL_SCAN_ROWS;
+        if (plan.access() instanceof ReadPlan.Lookup lookup) {
+            rows = lookup.keys().size();
+        } else if (plan.access() instanceof ReadPlan.PrefixLookup) {
+            rows = 100;
+        }
+        if (plan.limit().isPresent()) {
+            rows = Math.min(rows, plan.limit().getAsLong());
+        }
+        return Math.max(rows, 1);
+    }
+
+    @Override
+    public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
+        // Volcano compares row counts: fewer columns read must look cheaper, or projections would not be pushed.
+        double width = (double) plan.columns().size() / table.getRowType().getFieldCount();
+        double rows = estimateRowCount(mq) * (0.5 + 0.5 * width);
+        return planner.getCostFactory().makeCost(rows, rows * plan.columns().size(), 0);
+    }
+
+    @Override
+    public void register(RelOptPlanner planner) {
+        FlussRules.register(planner);
+    }
+
+    @Override
+    public Result implement(EnumerableRelImplementor implementor, Prefer pref) {
+        PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(), JavaRowFormat.ARRAY);
+        Expression executor = implementor.stash(new ScanExecutor(flussTable.session(), plan), ScanExecutor.class);
+        return implementor.result(physType,
+                Blocks.toBlock(Expressions.call(executor, "enumerable", DataContext.ROOT)));
+    }
+}

@@ -1,0 +1,162 @@
+package dev.riffle.sql.planner;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.OptionalLong;
+import java.util.stream.Collectors;
+import org.apache.fluss.metadata.TableInfo;
+
+/**
+ * What one scan reads, as plain data: the table and which of its SQL views ({@link Source}), the
+ * access path ({@link Access}), the columns and an optional row limit. Rules produce plans;
+ * {@code dev.riffle.sql.exec.ScanExecutor} runs them.
+ *
+ * @param columns positions in the SQL table's row type, in output order
+ */
+public record ReadPlan(TableInfo table, Source source, Access access, List<Integer> columns, OptionalLong limit) {
+
+    /** Which SQL table over the Fluss table: {@code t}, {@code t$log}, {@code t$lake}, {@code t$changelog}. */
+    public enum Source {
+        /** {@code t}: the union read for datalake-enabled tables, otherwise the log (PK tables: folded by key). */
+        CURRENT(""),
+        /** {@code t$log}: Fluss alone (PK tables: the changelog folded by key). */
+        LOG("$log"),
+        /** {@code t$lake}: the lake snapshot alone. */
+        LAKE("$lake"),
+        /** {@code t$changelog}: every change, with {@code _change_type}, {@code _log_offset}, {@code _commit_timestamp}. */
+        CHANGELOG("$changelog");
+
+        private final String suffix;
+
+        Source(String suffix) {
+            this.suffix = suffix;
+        }
+
+        public String suffix() {
+            return suffix;
+        }
+    }
+
+    /** A key value: a literal (Calcite's value) or the index of a {@code ?} parameter. */
+    public record KeyValue(Object literal, int parameter) {
+        public static KeyValue literal(Object value) {
+            return new KeyValue(requireNonNull(value, "value is null"), -1);
+        }
+
+        public static KeyValue parameter(int index) {
+            return new KeyValue(null, index);
+        }
+
+        public boolean isParameter() {
+            return parameter >= 0;
+        }
+
+        @Override
+        public String toString() {
+            return isParameter() ? "?" + parameter : literal instanceof String s ? "'" + s + "'" : String.valueOf(literal);
+        }
+    }
+
+    /** How the rows are found. */
+    public sealed interface Access permits Scan, Lookup, PrefixLookup {}
+
+    /** Every row of the source (bounded at the offsets current when the read starts). */
+    public record Scan() implements Access {}
+
+    /** Point lookups on the primary key: one per key (several keys: one batch). */
+    public record Lookup(List<String> keyColumns, List<List<KeyValue>> keys) implements Access {
+        public Lookup {
+            keyColumns = List.copyOf(keyColumns);
+            keys = keys.stream().map(List::copyOf).toList();
+        }
+    }
+
+    /** A prefix lookup on the bucket key (a prefix of the primary key). */
+    public record PrefixLookup(List<String> prefixColumns, List<KeyValue> prefix) implements Access {
+        public PrefixLookup {
+            prefixColumns = List.copyOf(prefixColumns);
+            prefix = List.copyOf(prefix);
+        }
+    }
+
+    public ReadPlan {
+        requireNonNull(table, "table is null");
+        requireNonNull(source, "source is null");
+        requireNonNull(access, "access is null");
+        columns = List.copyOf(columns);
+        requireNonNull(limit, "limit is null");
+    }
+
+    /** A full read of every column. */
+    public static ReadPlan scan(TableInfo table, Source source, int columnCount) {
+        List<Integer> all = new ArrayList<>();
+        for (int i = 0; i < columnCount; i++) {
+            all.add(i);
+        }
+        return new ReadPlan(table, source, new Scan(), all, OptionalLong.empty());
+    }
+
+    public ReadPlan withAccess(Access newAccess) {
+        return new ReadPlan(table, source, newAccess, columns, limit);
+    }
+
+    public ReadPlan withColumns(List<Integer> newColumns) {
+        return new ReadPlan(table, source, access, newColumns, limit);
+    }
+
+    public ReadPlan withLimit(long rows) {
+        return new ReadPlan(table, source, access, columns, OptionalLong.of(rows));
+    }
+
+    public boolean primaryKeyTable() {
+        return table.hasPrimaryKey();
+    }
+
+    /** Whether the read goes through the lake (a union or lake-only read). */
+    public boolean readsLake() {
+        return source == Source.LAKE || (source == Source.CURRENT && table.getTableConfig().isDataLakeEnabled());
+    }
+
+    /** The scan's name in EXPLAIN when it reads every row. */
+    public String scanName() {
+        return switch (source) {
+            case CHANGELOG -> "ChangelogScan";
+            case LAKE -> "LakeScan";
+            case LOG -> primaryKeyTable() ? "KeyedLogScan" : "LogScan";
+            case CURRENT -> readsLake() ? "UnionScan" : primaryKeyTable() ? "KeyedLogScan" : "LogScan";
+        };
+    }
+
+    /** Whether a limit is served by Fluss's KV limit scan (PK tables read from Fluss alone). */
+    public boolean kvLimitScan() {
+        return access instanceof Scan && limit.isPresent() && primaryKeyTable()
+                && (source == Source.LOG || (source == Source.CURRENT && !readsLake()));
+    }
+
+    /** The access path as EXPLAIN shows it. */
+    public String describe() {
+        String path;
+        if (access instanceof Lookup lookup) {
+            path = (lookup.keys().size() == 1 ? "PointLookup" : "BatchLookup") + lookup.keys().stream()
+                    .map(key -> render(lookup.keyColumns(), key)).collect(Collectors.joining(", ", "[", "]"));
+        } else if (access instanceof PrefixLookup prefix) {
+            path = "PrefixLookup[" + render(prefix.prefixColumns(), prefix.prefix()) + "]";
+        } else if (limit.isPresent()) {
+            path = "LimitScan[" + limit.getAsLong() + (kvLimitScan() ? ", kv" : ", " + scanName()) + "]";
+            return path;
+        } else {
+            path = scanName();
+        }
+        return limit.isPresent() ? path + " limit " + limit.getAsLong() : path;
+    }
+
+    private static String render(List<String> names, List<KeyValue> values) {
+        List<String> parts = new ArrayList<>();
+        for (int i = 0; i < names.size(); i++) {
+            parts.add(names.get(i) + "=" + values.get(i));
+        }
+        return String.join(" AND ", parts);
+    }
+}
