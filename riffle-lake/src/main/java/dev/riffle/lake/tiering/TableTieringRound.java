@@ -68,9 +68,14 @@ final class TableTieringRound {
         void afterLakeCommit(TablePath table, long lakeSnapshotId) throws Exception;
     }
 
-    /** What a round did. */
+    /**
+     * What a round did.
+     *
+     * @param lagRecords how many offsets the lake was behind the log when the round started
+     * @param oldestRecordMillis commit time of the oldest record the round tiered: how stale the lake was
+     */
     record Result(TablePath table, long rows, Map<TableBucket, Long> tieredOffsets, Optional<Long> lakeSnapshotId,
-            long nanos) {}
+            long nanos, long lagRecords, Optional<Long> oldestRecordMillis) {}
 
     private final Connection connection;
     private final Admin admin;
@@ -101,10 +106,15 @@ final class TableTieringRound {
         }
         Optional<LakeSnapshot> lake = latestLakeSnapshot(path);
         List<BucketSpan> spans = spans(table, lake);
+        long lagRecords = 0;
+        for (BucketSpan span : spans) {
+            lagRecords += span.stop() - Math.max(0, span.start());
+        }
 
         List<W> writes = new ArrayList<>();
         Map<TableBucket, Long> ends = new LinkedHashMap<>();
         Map<TableBucket, Long> maxTimestamps = new HashMap<>();
+        Map<TableBucket, Long> oldestTimestamps = new java.util.concurrent.ConcurrentHashMap<>();
         long rows = 0;
         try (Table flussTable = connection.getTable(path)) {
             for (BucketSpan span : spans) {
@@ -119,12 +129,14 @@ final class TableTieringRound {
             }
             List<BucketSpan> logSpans = spans.stream().filter(s -> s.kvSnapshotId().isEmpty()).toList();
             if (!logSpans.isEmpty()) {
-                rows += tierLogInParallel(factory, flussTable, table, logSpans, writes, ends, maxTimestamps, stillHeld);
+                rows += tierLogInParallel(factory, flussTable, table, logSpans, writes, ends, maxTimestamps,
+                        oldestTimestamps, stillHeld);
             }
         }
         if (writes.isEmpty()) {
             LOG.debug("Nothing new to tier in {}", path);
-            return new Result(path, 0, Map.of(), Optional.empty(), System.nanoTime() - started);
+            return new Result(path, 0, Map.of(), Optional.empty(), System.nanoTime() - started, lagRecords,
+                    Optional.empty());
         }
         try (LakeCommitter<W, C> committer = factory.createLakeCommitter(new CommitterContext(table, clientConfig))) {
             C committable = committer.toCommittable(writes);
@@ -151,8 +163,9 @@ final class TableTieringRound {
             LakeCommitResult result = committer.commit(committable, Map.of(OFFSETS_PROPERTY, offsetsPath));
             checkpoint.afterLakeCommit(path, result.getCommittedSnapshotId());
             coordinator.commitSnapshot(table.getTableId(), path, result, offsetsPath, ends, maxTimestamps);
+            Optional<Long> oldest = oldestTimestamps.values().stream().filter(t -> t > 0).min(Long::compare);
             return new Result(path, rows, ends, Optional.of(result.getCommittedSnapshotId()),
-                    System.nanoTime() - started);
+                    System.nanoTime() - started, lagRecords, oldest);
         }
     }
 
@@ -226,10 +239,10 @@ final class TableTieringRound {
      */
     private <W> long tierLogInParallel(LakeTieringFactory<W, ?> factory, Table flussTable, TableInfo table,
             List<BucketSpan> spans, List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps,
-            BooleanSupplier stillHeld) throws Exception {
+            Map<TableBucket, Long> oldestTimestamps, BooleanSupplier stillHeld) throws Exception {
         int threads = Math.min(spans.size(), Runtime.getRuntime().availableProcessors());
         if (threads <= 1) {
-            return tierLog(factory, flussTable, table, spans, writes, ends, maxTimestamps, stillHeld);
+            return tierLog(factory, flussTable, table, spans, writes, ends, maxTimestamps, oldestTimestamps, stillHeld);
         }
         List<List<BucketSpan>> groups = new ArrayList<>();
         for (int i = 0; i < threads; i++) {
@@ -249,7 +262,7 @@ final class TableTieringRound {
                 futures.add(pool.submit(() -> {
                     GroupResult<W> result = new GroupResult<>(new ArrayList<>(), new HashMap<>(), new HashMap<>());
                     long rows = tierLog(factory, flussTable, table, group, result.writes(), result.ends(),
-                            result.maxTimestamps(), stillHeld);
+                            result.maxTimestamps(), oldestTimestamps, stillHeld);
                     return result.withRows(rows);
                 }));
             }
@@ -286,8 +299,8 @@ final class TableTieringRound {
 
     /** Reads the log spans with one scanner and writes each bucket through its own lake writer. */
     private <W> long tierLog(LakeTieringFactory<W, ?> factory, Table flussTable, TableInfo table, List<BucketSpan> spans,
-            List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps, BooleanSupplier stillHeld)
-            throws Exception {
+            List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps,
+            Map<TableBucket, Long> oldestTimestamps, BooleanSupplier stillHeld) throws Exception {
         Map<TableBucket, BucketSpan> remaining = new HashMap<>();
         Map<TableBucket, LakeWriter<W>> writers = new HashMap<>();
         Map<TableBucket, Long> lastSeen = new HashMap<>();
@@ -328,6 +341,7 @@ final class TableTieringRound {
                         lastSeen.put(bucket, record.logOffset());
                         lastProgress.put(bucket, System.nanoTime());
                         maxTimestamps.merge(bucket, record.timestamp(), Math::max);
+                        oldestTimestamps.merge(bucket, record.timestamp(), Math::min);
                         if (record.logOffset() == span.stop() - 1) {
                             break;
                         }

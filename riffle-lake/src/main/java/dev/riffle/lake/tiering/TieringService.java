@@ -200,8 +200,12 @@ public final class TieringService implements AutoCloseable {
                     previous == null ? 1 : previous.rounds() + 1, (previous == null ? 0 : previous.rows()) + result.rows(),
                     result.rows(), Duration.ofNanos(result.nanos()));
         });
-        LOG.info("Tiered {} rows of {} into lake snapshot {} in {} ms; tiered offsets {}", result.rows(),
-                result.table(), result.lakeSnapshotId().get(), TimeUnit.NANOSECONDS.toMillis(result.nanos()),
+        long lagSeconds = result.oldestRecordMillis()
+                .map(t -> Math.max(0, (System.currentTimeMillis() - TimeUnit.NANOSECONDS.toMillis(result.nanos()) - t) / 1000))
+                .orElse(0L);
+        LOG.info("Tiered {} rows of {} into lake snapshot {} in {} ms (the lake was {} records and {} s behind);"
+                + " tiered offsets {}", result.rows(), result.table(), result.lakeSnapshotId().get(),
+                TimeUnit.NANOSECONDS.toMillis(result.nanos()), result.lagRecords(), lagSeconds,
                 describe(result.tieredOffsets()));
         try {
             onTiered.accept(updated);
