@@ -17,7 +17,9 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.CompletableFuture;
@@ -28,6 +30,7 @@ import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.cluster.ServerNode;
 import org.apache.fluss.cluster.ServerType;
+import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.server.coordinator.CoordinatorServer;
 import org.apache.fluss.server.tablet.TabletServer;
@@ -50,6 +53,12 @@ import org.slf4j.LoggerFactory;
  * }
  * }</pre>
  *
+ * <p>With {@link Builder#saslUsers(Map)} the cluster authenticates clients with SASL/PLAIN and
+ * enforces Fluss ACLs: clients connect to a {@code CLIENT} listener (the bootstrap address) that
+ * requires a user and password, while the servers talk to each other over an {@code FLUSS}
+ * listener on loopback without authentication. {@link #clientConfig()} then carries the super
+ * user's credentials; {@link #clientConfig(String, String)} any other user's.
+ *
  * <p>Layout of the data directory: {@code zookeeper/}, {@code tablet-server-<id>/},
  * {@code remote/} (Fluss remote storage: KV snapshots, tiered log segments), {@code lake/} (the
  * Paimon warehouse). A lock file keeps two clusters from sharing one directory.
@@ -60,6 +69,9 @@ public final class LocalCluster implements AutoCloseable {
 
     private static final Logger LOG = LoggerFactory.getLogger(LocalCluster.class);
     private static final String LISTENER = "FLUSS";
+    /** The listener clients use when SASL is on; {@link #LISTENER} stays the internal one. */
+    private static final String CLIENT_LISTENER = "CLIENT";
+    private static final String PLAIN_LOGIN_MODULE = "org.apache.fluss.security.auth.sasl.plain.PlainLoginModule";
     private static final String LOOPBACK = "127.0.0.1";
     private static final Duration STOP_TIMEOUT = Duration.ofSeconds(60);
 
@@ -117,10 +129,50 @@ public final class LocalCluster implements AutoCloseable {
         return "file://" + settings.dataDir().resolve("lake");
     }
 
-    /** A client configuration that points at this cluster; callers may add client options. */
+    /**
+     * A client configuration that points at this cluster; callers may add client options. When
+     * SASL is on it authenticates as the super user (see {@link Builder#superUser}), who may do
+     * anything, ACLs or not.
+     */
     public Configuration clientConfig() {
+        return clientConfig(settings, bootstrapServers);
+    }
+
+    /** A client configuration that authenticates as {@code user} with SASL/PLAIN. */
+    public Configuration clientConfig(String user, String password) {
+        if (!saslEnabled()) {
+            throw new IllegalStateException("This cluster does not authenticate clients; start it with saslUsers(...)");
+        }
+        return saslClientConfig(bootstrapServers, user, password);
+    }
+
+    /** Whether clients must authenticate with SASL/PLAIN and Fluss ACLs are enforced. */
+    public boolean saslEnabled() {
+        return !settings.saslUsers().isEmpty();
+    }
+
+    /** The super user when SASL is on (it bypasses ACLs), else empty. */
+    public Optional<String> superUser() {
+        return saslEnabled() ? Optional.of(settings.superUser()) : Optional.empty();
+    }
+
+    private static Configuration clientConfig(Settings settings, String bootstrapServers) {
+        if (settings.saslUsers().isEmpty()) {
+            Configuration conf = new Configuration();
+            conf.setString("bootstrap.servers", bootstrapServers);
+            return conf;
+        }
+        return saslClientConfig(bootstrapServers, settings.superUser(), settings.saslUsers().get(settings.superUser()));
+    }
+
+    /** A Fluss client configuration for SASL/PLAIN as {@code user}. */
+    public static Configuration saslClientConfig(String bootstrapServers, String user, String password) {
         Configuration conf = new Configuration();
-        conf.setString("bootstrap.servers", bootstrapServers);
+        conf.setString("bootstrap.servers", requireNonNull(bootstrapServers, "bootstrapServers is null"));
+        conf.setString("client.security.protocol", "SASL");
+        conf.setString("client.security.sasl.mechanism", "PLAIN");
+        conf.setString("client.security.sasl.username", requireNonNull(user, "user is null"));
+        conf.setString("client.security.sasl.password", requireNonNull(password, "password is null"));
         return conf;
     }
 
@@ -146,7 +198,7 @@ public final class LocalCluster implements AutoCloseable {
             throw new IllegalArgumentException("Tablet server " + id + " is already running");
         }
         tabletServers.put(id, startTabletServer(settings, zooKeeper.address(), id));
-        awaitTabletServers(bootstrapServers, tabletServers.size(), settings.readyTimeout());
+        awaitTabletServers(clientConfig(), tabletServers.size(), settings.readyTimeout());
     }
 
     @Override
@@ -181,7 +233,7 @@ public final class LocalCluster implements AutoCloseable {
     private static TabletServer startTabletServer(Settings settings, String zooKeeperAddress, int id) {
         Configuration conf = serverConfiguration(settings, zooKeeperAddress);
         conf.setString("tablet-server.id", Integer.toString(id));
-        conf.setString("bind.listeners", LISTENER + "://" + LOOPBACK + ":0");
+        conf.setString("bind.listeners", listeners(settings, 0));
         conf.setString("data.dir", settings.dataDir().resolve("tablet-server-" + id).toString());
         TabletServer server = new TabletServer(conf);
         try {
@@ -202,13 +254,37 @@ public final class LocalCluster implements AutoCloseable {
             conf.setString("datalake.paimon.metastore", "filesystem");
             conf.setString("datalake.paimon.warehouse", warehouseUri(settings));
         }
+        if (!settings.saslUsers().isEmpty()) {
+            // Clients authenticate on CLIENT; servers keep talking to each other on FLUSS (loopback, no SASL).
+            conf.setString("internal.listener.name", LISTENER);
+            conf.setString("security.protocol.map", CLIENT_LISTENER + ":SASL");
+            conf.setString("security.sasl.enabled.mechanisms", "PLAIN");
+            conf.setString("security.sasl.listener.name." + CLIENT_LISTENER.toLowerCase(Locale.ROOT)
+                    + ".plain.jaas.config", serverJaasConfig(settings.saslUsers()));
+            conf.setString("authorizer.enabled", "true");
+            conf.setString("super.users", "User:" + settings.superUser());
+        }
         settings.serverConfig().forEach(conf::setString);
         return conf;
     }
 
-    private static void awaitTabletServers(String bootstrapServers, int expected, Duration timeout) {
-        Configuration conf = new Configuration();
-        conf.setString("bootstrap.servers", bootstrapServers);
+    /** The server's bind listeners: FLUSS alone, or FLUSS (internal, any port) plus CLIENT on {@code clientPort}. */
+    private static String listeners(Settings settings, int clientPort) {
+        if (settings.saslUsers().isEmpty()) {
+            return LISTENER + "://" + LOOPBACK + ":" + clientPort;
+        }
+        return LISTENER + "://" + LOOPBACK + ":0," + CLIENT_LISTENER + "://" + LOOPBACK + ":" + clientPort;
+    }
+
+    /** The JAAS entry that lists the users the server accepts: {@code user_NAME="PASSWORD"}. */
+    private static String serverJaasConfig(Map<String, String> users) {
+        StringBuilder jaas = new StringBuilder(PLAIN_LOGIN_MODULE).append(" required");
+        users.forEach((user, password) -> jaas.append(" user_").append(user).append("=\"").append(password).append('"'));
+        return jaas.append(';').toString();
+    }
+
+    private static void awaitTabletServers(Configuration conf, int expected, Duration timeout) {
+        String bootstrapServers = String.valueOf(conf.toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
         long deadline = System.nanoTime() + timeout.toNanos();
         List<Integer> seen = List.of();
         try (Connection connection = ConnectionFactory.createConnection(conf);
@@ -270,7 +346,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The cluster's shape, fixed at {@link Builder#start()}. */
     private record Settings(Path dataDir, int tabletServers, int coordinatorPort, boolean lakeEnabled,
-            Map<String, String> serverConfig, Duration readyTimeout) {}
+            Map<String, String> serverConfig, Duration readyTimeout, Map<String, String> saslUsers, String superUser) {}
 
     /** Builds and starts a {@link LocalCluster}. */
     public static final class Builder {
@@ -280,8 +356,43 @@ public final class LocalCluster implements AutoCloseable {
         private boolean lakeEnabled = true;
         private Duration readyTimeout = Duration.ofSeconds(60);
         private final Map<String, String> serverConfig = new LinkedHashMap<>();
+        private Map<String, String> saslUsers = Map.of();
+        private String superUser = "admin";
 
         private Builder() {}
+
+        /**
+         * Turns on SASL/PLAIN authentication for clients, with these users and passwords, and the
+         * Fluss ACL authorizer. One of the users must be the {@link #superUser} (default
+         * {@code admin}), who may do anything; the others may do only what ACLs grant them
+         * ({@code admin.createAcls(...)}). An empty map turns SASL off again (the default).
+         * Names may use letters, digits, {@code . _ -}; passwords may not contain {@code "} or
+         * {@code \}.
+         */
+        public Builder saslUsers(Map<String, String> userToPassword) {
+            Map<String, String> users = new LinkedHashMap<>();
+            requireNonNull(userToPassword, "userToPassword is null").forEach((user, password) -> {
+                requireNonNull(user, "user is null");
+                requireNonNull(password, "password of " + user + " is null");
+                if (!user.matches("[A-Za-z0-9._-]+")) {
+                    throw new IllegalArgumentException("SASL user name '" + user
+                            + "' may use only letters, digits, '.', '_' and '-'");
+                }
+                if (password.indexOf('"') >= 0 || password.indexOf('\\') >= 0) {
+                    throw new IllegalArgumentException("The password of SASL user '" + user
+                            + "' may not contain '\"' or '\\'");
+                }
+                users.put(user, password);
+            });
+            this.saslUsers = Collections.unmodifiableMap(users);
+            return this;
+        }
+
+        /** Which of the {@link #saslUsers} is the super user (default {@code admin}). */
+        public Builder superUser(String user) {
+            this.superUser = requireNonNull(user, "user is null");
+            return this;
+        }
 
         /** Where metadata, log and KV data, remote storage and the lake live. Required. */
         public Builder dataDir(Path dataDir) {
@@ -335,9 +446,13 @@ public final class LocalCluster implements AutoCloseable {
             if (dataDir == null) {
                 throw new IllegalStateException("dataDir is required");
             }
+            if (!saslUsers.isEmpty() && !saslUsers.containsKey(superUser)) {
+                throw new IllegalStateException("The super user '" + superUser + "' is not among the SASL users "
+                        + saslUsers.keySet() + "; add it or name another with superUser(...)");
+            }
             Settings settings = new Settings(dataDir.toAbsolutePath().normalize(), tabletServers,
                     coordinatorPort, lakeEnabled, Collections.unmodifiableMap(new LinkedHashMap<>(serverConfig)),
-                    readyTimeout);
+                    readyTimeout, saslUsers, superUser);
             prepareDataDir(settings.dataDir());
             FileChannel lockChannel;
             FileLock lock;
@@ -363,7 +478,7 @@ public final class LocalCluster implements AutoCloseable {
             try {
                 zooKeeper = EmbeddedZooKeeper.start(settings.dataDir().resolve("zookeeper"));
                 Configuration conf = serverConfiguration(settings, zooKeeper.address());
-                conf.setString("bind.listeners", LISTENER + "://" + LOOPBACK + ":" + settings.coordinatorPort());
+                conf.setString("bind.listeners", listeners(settings, settings.coordinatorPort()));
                 coordinator = new CoordinatorServer(conf);
                 try {
                     coordinator.start();
@@ -374,12 +489,15 @@ public final class LocalCluster implements AutoCloseable {
                     }
                     throw new LocalClusterException("The coordinator failed to start: " + rootMessage(e), e);
                 }
-                int port = coordinator.getRpcServer().getBindEndpoints().get(0).getPort();
+                String clientListener = settings.saslUsers().isEmpty() ? LISTENER : CLIENT_LISTENER;
+                int port = coordinator.getRpcServer().getBindEndpoints().stream()
+                        .filter(endpoint -> endpoint.getListenerName().equals(clientListener))
+                        .findFirst().orElseThrow().getPort();
                 String bootstrap = LOOPBACK + ":" + port;
                 for (int id = 0; id < settings.tabletServers(); id++) {
                     servers.put(id, startTabletServer(settings, zooKeeper.address(), id));
                 }
-                awaitTabletServers(bootstrap, settings.tabletServers(), settings.readyTimeout());
+                awaitTabletServers(clientConfig(settings, bootstrap), settings.tabletServers(), settings.readyTimeout());
                 LocalCluster cluster = new LocalCluster(settings, lockChannel, lock, zooKeeper, coordinator, bootstrap);
                 cluster.tabletServers.putAll(servers);
                 LOG.info("Local Fluss cluster ready at {} with {} tablet server(s) in {} ms (data: {})", bootstrap,

@@ -89,7 +89,10 @@ public final class LocalClusterExtension implements ParameterResolver {
             try {
                 Path dataDir = Files.createTempDirectory("riffle-test-cluster");
                 LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).start();
-                Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
+                org.apache.fluss.config.Configuration clientConfig = cluster.clientConfig();
+                // A writer that cannot get buffer memory waits forever by default; a test must fail instead.
+                clientConfig.setString("client.writer.buffer.wait-timeout", "2min");
+                Connection connection = ConnectionFactory.createConnection(clientConfig);
                 try (Admin admin = connection.getAdmin()) {
                     admin.createDatabase(TEST_DATABASE, org.apache.fluss.metadata.DatabaseDescriptor.EMPTY, true)
                             .get(30, TimeUnit.SECONDS);
