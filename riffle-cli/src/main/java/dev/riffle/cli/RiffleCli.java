@@ -14,7 +14,8 @@ import picocli.CommandLine.Command;
         versionProvider = RiffleVersion.class,
         description = "SQL, HTTP and Arrow over Apache Fluss streams and their Apache Paimon lake.",
         subcommands = {LocalCommand.class, ReadCommand.class, dev.riffle.cli.tier.TierCommand.class,
-                dev.riffle.cli.sql.SqlCommand.class, CommandLine.HelpCommand.class})
+                dev.riffle.cli.sql.SqlCommand.class, dev.riffle.cli.serve.ServeCommand.class,
+                CommandLine.HelpCommand.class})
 public final class RiffleCli implements Runnable {
     @CommandLine.Spec
     CommandLine.Model.CommandSpec spec;

@@ -4,10 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.BasicAuth;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.PrincipalConnections;
 import dev.riffle.gateway.http.Render;
+import dev.riffle.gateway.sql.SqlConnections;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -53,9 +56,10 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final String url;
     private final List<String> routes;
+    private final SqlConnections sqlConnections;
 
     private Gateway(Javalin app, FlussConnection connection, boolean ownsConnection, BufferAllocator allocator,
-            GatewayMetrics metrics, String url, List<String> routes) {
+            GatewayMetrics metrics, String url, List<String> routes, SqlConnections sqlConnections) {
         this.app = app;
         this.connection = connection;
         this.ownsConnection = ownsConnection;
@@ -63,6 +67,7 @@ public final class Gateway implements AutoCloseable {
         this.metrics = metrics;
         this.url = url;
         this.routes = routes;
+        this.sqlConnections = sqlConnections;
     }
 
     /** A gateway on {@code port} (0: any free port) over the cluster at {@code bootstrapServers}. */
@@ -98,12 +103,21 @@ public final class Gateway implements AutoCloseable {
         return allocator.getAllocatedMemory();
     }
 
-    /** Stops answering, then closes the connection (if the gateway opened it) and the Arrow allocator. */
+    /** The JDBC URL that {@code POST /v1/sql} connects with ({@code jdbc:riffle://HOST:PORT}). */
+    public String jdbcUrl() {
+        return sqlConnections.url();
+    }
+
+    /**
+     * Stops answering, then closes the SQL connections, the Fluss connection (if the gateway opened
+     * it) and the Arrow allocator.
+     */
     @Override
     public void close() throws Exception {
         try {
             app.stop();
             metrics.close();
+            sqlConnections.close();
         } finally {
             try {
                 if (ownsConnection) {
@@ -125,6 +139,8 @@ public final class Gateway implements AutoCloseable {
         private Duration requestTimeout = Duration.ofSeconds(60);
         private Duration scanTimeout = Duration.ofMinutes(5);
         private int maxKeys = 10_000;
+        private Auth auth = Auth.NONE;
+        private int maxPrincipals = 100;
 
         private Builder() {}
 
@@ -190,6 +206,26 @@ public final class Gateway implements AutoCloseable {
             return this;
         }
 
+        /**
+         * How {@code /v1} requests authenticate (default {@link Auth#NONE}). With {@link Auth#BASIC}
+         * each request's Basic user and password open that principal's own SASL/PLAIN connection
+         * (built from this gateway's client options); the gateway's own connection then serves only
+         * {@code /ready}, so give it credentials (or a listener) that can reach the cluster.
+         */
+        public Builder auth(Auth auth) {
+            this.auth = requireNonNull(auth, "auth is null");
+            return this;
+        }
+
+        /** With {@link Auth#BASIC}: how many principals' connections stay open (default 100, least recently used closed). */
+        public Builder maxPrincipals(int maxPrincipals) {
+            if (maxPrincipals < 1) {
+                throw new IllegalArgumentException("maxPrincipals must be at least 1, got " + maxPrincipals);
+            }
+            this.maxPrincipals = maxPrincipals;
+            return this;
+        }
+
         public Gateway start() {
             Backend.Limits limits = new Backend.Limits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys);
             boolean owns = connection == null;
@@ -203,8 +239,12 @@ public final class Gateway implements AutoCloseable {
             }
             BufferAllocator allocator = new RootAllocator();
             GatewayMetrics metrics = new GatewayMetrics(allocator::getAllocatedMemory);
+            SqlConnections sql = SqlConnections.over(fluss, SqlConnections.DEFAULT_SIZE, requestTimeout);
             try {
-                Backend backend = new Backend(fluss, allocator, limits);
+                Backend backend = new Backend(fluss, allocator, limits, auth == Auth.BASIC);
+                BasicAuth basicAuth = auth == Auth.BASIC
+                        ? new BasicAuth(new PrincipalConnections(fluss.getConfiguration(), maxPrincipals), backend)
+                        : null;
                 List<String> routes = Collections.synchronizedList(new ArrayList<>());
                 Javalin app = Javalin.create(config -> {
                     config.showJavalinBanner = false;
@@ -213,6 +253,9 @@ public final class Gateway implements AutoCloseable {
                     config.http.disableCompression();
                     config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
                     config.requestLogger.http(metrics::record);
+                    if (basicAuth != null) {
+                        config.events.serverStopped(basicAuth::close);
+                    }
                     config.events.handlerAdded(handler -> {
                         if (HTTP_METHODS.contains(handler.getHttpMethod())) {
                             routes.add(handler.getHttpMethod() + " " + handler.getPath());
@@ -230,15 +273,24 @@ public final class Gateway implements AutoCloseable {
                 app.exception(Exception.class, Gateway::fail);
                 app.error(404, ctx -> unanswered(ctx, 404, "route_not_found"));
                 app.error(405, ctx -> unanswered(ctx, 405, "method_not_allowed"));
-                Routes.register(app, backend, metrics);
+                if (basicAuth != null) {
+                    app.before("/v1/*", basicAuth::before);
+                    app.after("/v1/*", basicAuth::after);
+                }
+                Routes.register(app, backend, metrics, sql);
                 app.start(host, port);
                 String shownHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
                 String url = "http://" + shownHost + ":" + app.port();
                 LOG.info("HTTP gateway at {} over Fluss {}", url,
                         fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
-                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes));
+                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes), sql);
             } catch (RuntimeException e) {
                 metrics.close();
+                try {
+                    sql.close();
+                } catch (Exception suppressed) {
+                    e.addSuppressed(suppressed);
+                }
                 allocator.close();
                 if (owns) {
                     try {

@@ -42,7 +42,7 @@ final class OpsResource {
     void ready(Context ctx) {
         List<ServerNode> nodes;
         try {
-            nodes = backend.admin().getServerNodes().get(5, TimeUnit.SECONDS);
+            nodes = backend.serviceAdmin().getServerNodes().get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException(503, "cluster_unavailable", "Interrupted while asking the Fluss cluster");

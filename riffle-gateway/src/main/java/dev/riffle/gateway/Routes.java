@@ -9,13 +9,15 @@ import dev.riffle.gateway.rows.LookupResource;
 import dev.riffle.gateway.rows.WriteResource;
 import dev.riffle.gateway.scan.OffsetsResource;
 import dev.riffle.gateway.scan.ScanResource;
+import dev.riffle.gateway.sql.SqlConnections;
+import dev.riffle.gateway.sql.SqlResource;
 import io.javalin.Javalin;
 
 /** The gateway's route table: every route, in one place. (/openapi.json comes from the OpenAPI plugin.) */
 final class Routes {
     private Routes() {}
 
-    static void register(Javalin app, Backend backend, GatewayMetrics metrics) {
+    static void register(Javalin app, Backend backend, GatewayMetrics metrics, SqlConnections sqlConnections) {
         OpsResource ops = new OpsResource(backend, metrics);
         DatabaseResource databases = new DatabaseResource(backend);
         TableResource tables = new TableResource(backend);
@@ -24,6 +26,7 @@ final class Routes {
         WriteResource writes = new WriteResource(backend);
         LookupResource lookups = new LookupResource(backend);
         ScanResource scans = new ScanResource(backend);
+        SqlResource sql = new SqlResource(backend, sqlConnections);
 
         app.get(Paths.HEALTH, ops::health);
         app.get(Paths.READY, ops::ready);
@@ -50,5 +53,7 @@ final class Routes {
         app.post(Paths.LOOKUP, lookups::lookupRows);
         app.post(Paths.PREFIX_LOOKUP, lookups::prefixLookup);
         app.post(Paths.SCAN, scans::scan);
+
+        app.post(Paths.SQL, sql::sql);
     }
 }

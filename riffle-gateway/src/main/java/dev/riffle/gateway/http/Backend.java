@@ -23,12 +23,18 @@ import org.apache.fluss.metadata.TablePath;
  * What every handler works with: the gateway's Fluss connection and admin, its Arrow allocator,
  * and its limits. Waits on Fluss futures with the request timeout, and resolves the
  * {@code {db}}/{@code {table}} of a request to a table or a 404 that names what exists.
+ *
+ * <p>With per-principal connections ({@code --auth basic}) each request runs on its user's
+ * connection, bound to the handler's thread by {@link BasicAuth}; {@link #connection()} and
+ * {@link #admin()} then answer that one, and refuse to fall back to the gateway's own.
  */
 public final class Backend {
     private final FlussConnection connection;
     private final BufferAllocator allocator;
     private final Riffle riffle;
     private final Limits limits;
+    private final boolean perPrincipal;
+    private final ThreadLocal<FlussConnection> bound = new ThreadLocal<>();
 
     /**
      * @param maxBodyBytes the largest request body accepted
@@ -47,18 +53,50 @@ public final class Backend {
     }
 
     public Backend(FlussConnection connection, BufferAllocator allocator, Limits limits) {
+        this(connection, allocator, limits, false);
+    }
+
+    /**
+     * @param connection the gateway's own connection ({@code /ready}; every request when not
+     *     {@code perPrincipal})
+     * @param perPrincipal whether requests must run on a connection bound with {@link #bind}
+     */
+    public Backend(FlussConnection connection, BufferAllocator allocator, Limits limits, boolean perPrincipal) {
+        this.perPrincipal = perPrincipal;
         this.connection = requireNonNull(connection, "connection is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.riffle = Riffle.using(connection, allocator);
     }
 
+    /** The connection this request runs on: its principal's, or the gateway's own. */
     public FlussConnection connection() {
+        FlussConnection principal = bound.get();
+        if (principal != null) {
+            return principal;
+        }
+        if (perPrincipal) {
+            throw new IllegalStateException("No principal's connection is bound to this request");
+        }
         return connection;
     }
 
     public Admin admin() {
+        return connection().getOrCreateAdmin();
+    }
+
+    /** The gateway's own connection's admin, for its health checks (never for a user's request). */
+    public Admin serviceAdmin() {
         return connection.getOrCreateAdmin();
+    }
+
+    /** Runs this thread's requests on {@code principal} until {@link #unbind()}. */
+    public void bind(FlussConnection principal) {
+        bound.set(requireNonNull(principal, "principal is null"));
+    }
+
+    public void unbind() {
+        bound.remove();
     }
 
     public BufferAllocator allocator() {
@@ -66,7 +104,8 @@ public final class Backend {
     }
 
     public Riffle riffle() {
-        return riffle;
+        FlussConnection principal = bound.get();
+        return principal == null && !perPrincipal ? riffle : Riffle.using(connection(), allocator);
     }
 
     public Limits limits() {
@@ -112,7 +151,7 @@ public final class Backend {
     /** An open Fluss table for writing or looking up; close it when done. */
     public Table table(TablePath path) {
         try {
-            return connection.getTable(path);
+            return connection().getTable(path);
         } catch (RuntimeException e) {
             if (ErrorMapper.unwrap(e) instanceof TableNotExistException
                     || e.getCause() instanceof TableNotExistException) {

@@ -105,6 +105,12 @@ public final class ErrorMapper {
         if (e instanceof NetworkException || e instanceof DisconnectException) {
             return new ApiException(503, "cluster_unavailable", "The Fluss cluster is not reachable: " + message);
         }
+        // The Fluss client wraps some failures (opening a table, a connection) in its own runtime exceptions.
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof AuthenticationException || cause instanceof AuthorizationException) {
+                return toApiException(cause);
+            }
+        }
         String id = UUID.randomUUID().toString().substring(0, 8);
         LOG.error("Internal error {}", id, failure);
         return new ApiException(500, "internal_error",

@@ -42,6 +42,7 @@ import org.apache.fluss.row.InternalRow;
  */
 public final class LookupResource {
     private final Backend backend;
+    private final TableHandles handles = new TableHandles();
 
     public LookupResource(Backend backend) {
         this.backend = requireNonNull(backend, "backend is null");
@@ -59,7 +60,7 @@ public final class LookupResource {
                 @OpenApiResponse(status = "404", description = "No such table, or no row with that key")})
     public void getRow(Context ctx) throws IOException {
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        TableInfo table = backend.tableInfo(ctx);
+        TableInfo table = handles.info(backend, ctx);
         RowShape shape = RowShape.lookupKey(table);
         ObjectNode key = Json.MAPPER.createObjectNode();
         String first = table.getPrimaryKeys().get(0);
@@ -101,7 +102,7 @@ public final class LookupResource {
     public void lookupRows(Context ctx) throws IOException {
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        TableInfo table = backend.tableInfo(ctx);
+        TableInfo table = handles.info(backend, ctx);
         List<GenericRow> keys = WriteResource.keyRows(Bodies.json(ctx, backend.limits().maxBodyBytes()),
                 RowShape.lookupKey(table), backend.limits().maxKeys());
         List<List<InternalRow>> results = lookup(table, keys, List.of());
@@ -136,7 +137,7 @@ public final class LookupResource {
     public void prefixLookup(Context ctx) throws IOException {
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        TableInfo table = backend.tableInfo(ctx);
+        TableInfo table = handles.info(backend, ctx);
         RowShape.requirePrimaryKey(table, "Prefix lookups");
         JsonNode body = Json.requireObject(Bodies.json(ctx, backend.limits().maxBodyBytes()), "The request body");
         List<String> columns = prefixColumns(table, body.get("keys"));
@@ -173,20 +174,16 @@ public final class LookupResource {
     /** The rows found for each key, in key order. */
     private List<List<InternalRow>> lookup(TableInfo table, List<GenericRow> keys, List<String> prefixColumns) {
         List<CompletableFuture<LookupResult>> pending = new ArrayList<>(keys.size());
-        try (Table fluss = backend.table(table.getTablePath())) {
-            Lookuper lookuper = prefixColumns.isEmpty()
-                    ? fluss.newLookup().createLookuper()
-                    : fluss.newLookup().lookupBy(prefixColumns).createLookuper();
-            for (GenericRow key : keys) {
-                pending.add(lookuper.lookup(key));
-            }
-            backend.await(CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)),
-                    keys.size() + " lookups in " + table.getTablePath());
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException("Closing table " + table.getTablePath() + " failed: " + e.getMessage(), e);
+        Table fluss = handles.get(backend, table);
+        // A Lookuper reuses its key encoder (not thread-safe): one per request, over the shared handle.
+        Lookuper lookuper = prefixColumns.isEmpty()
+                ? fluss.newLookup().createLookuper()
+                : fluss.newLookup().lookupBy(prefixColumns).createLookuper();
+        for (GenericRow key : keys) {
+            pending.add(lookuper.lookup(key));
         }
+        backend.await(CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)),
+                keys.size() + " lookups in " + table.getTablePath());
         List<List<InternalRow>> results = new ArrayList<>(keys.size());
         for (CompletableFuture<LookupResult> result : pending) {
             List<InternalRow> rows = result.join().getRowList();

@@ -1,0 +1,374 @@
+package dev.riffle.bench;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+
+import dev.riffle.gateway.Gateway;
+import dev.riffle.local.LocalCluster;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.channels.Channels;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.DataTypes;
+
+/**
+ * Issue 6's benchmarks, in one run on the embedded cluster, over loopback:
+ * <ol>
+ *   <li>point lookups through the gateway ({@code GET .../rows/{key}}, keep-alive, 32 concurrent
+ *       clients) against the same lookups through the Java client's {@code Lookuper}
+ *       ({@code client.lookup.batch-timeout=1ms}, 32 concurrent callers): target at least 0.5x;
+ *       the same lookups as {@code POST /v1/sql} with a {@code ?} parameter are shown beside them;
+ *   <li>ingest through {@code POST .../rows} with Arrow batches of 10,000 rows and JSON batches of
+ *       1,000 rows against the Java {@code AppendWriter}: rows/s, target at least 0.5x for Arrow.
+ * </ol>
+ *
+ * <pre>
+ * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=HttpBenchmark -Dbench.args="50000 1000000"
+ * </pre>
+ * Arguments: lookups per side (default 50,000) and rows ingested per side (default 1,000,000;
+ * JSON ingests a fifth of it).
+ */
+public final class HttpBenchmark {
+    private static final int BUCKETS = 4;
+    private static final int KEYS = 100_000;
+    private static final int CLIENTS = 32;
+    private static final int INGEST_CLIENTS = 4;
+    private static final int ARROW_BATCH = 10_000;
+    private static final int JSON_BATCH = 1_000;
+    private static final Schema KV = Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING())
+            .column("amount", DataTypes.BIGINT()).column("score", DataTypes.DOUBLE()).primaryKey("id").build();
+    private static final Schema LOG = Schema.newBuilder().column("id", DataTypes.BIGINT())
+            .column("name", DataTypes.STRING()).column("amount", DataTypes.BIGINT()).column("score", DataTypes.DOUBLE())
+            .build();
+
+    private HttpBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        List<String> values = new ArrayList<>();
+        for (String arg : args) {
+            values.addAll(List.of(arg.trim().split("\\s+")));
+        }
+        values.removeIf(String::isEmpty);
+        int lookups = values.size() > 0 ? Integer.parseInt(values.get(0)) : 50_000;
+        int ingestRows = values.size() > 1 ? Integer.parseInt(values.get(1)) : 1_000_000;
+
+        Path dataDir = Files.createTempDirectory("riffle-http-bench");
+        try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false).start()) {
+            Configuration fast = new Configuration(cluster.clientConfig());
+            fast.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, Duration.ofMillis(1));
+            try (Connection connection = ConnectionFactory.createConnection(fast);
+                    Gateway gateway = Gateway.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0)
+                            .maxBodyBytes(256L << 20).start()) {
+                try (Admin admin = connection.getAdmin()) {
+                    admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
+                }
+                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                        .connectTimeout(Duration.ofSeconds(10)).build();
+                lookups(connection, gateway, http, lookups);
+                ingest(connection, gateway, http, ingestRows);
+            }
+        } finally {
+            try (var paths = Files.walk(dataDir)) {
+                paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
+            }
+        }
+    }
+
+    // ---- (a) point lookups ----
+
+    private static void lookups(Connection connection, Gateway gateway, HttpClient http, int lookups) throws Exception {
+        TablePath path = TablePath.of("bench", "kv");
+        create(connection, path, KV);
+        try (Table table = connection.getTable(path)) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (int i = 0; i < KEYS; i++) {
+                writer.upsert(GenericRow.of(i, BinaryString.fromString("customer-" + i), (long) i * 3, i * 0.25));
+            }
+            writer.flush();
+            Lookuper lookuper = table.newLookup().createLookuper();
+            awaitVisible(lookuper);
+            String rowUrl = gateway.url() + "/v1/databases/bench/tables/kv/rows/";
+            String sqlUrl = gateway.url() + "/v1/sql";
+            String sql = "SELECT id, name, amount, score FROM bench.kv WHERE id = ?";
+
+            // A Lookuper reuses its key encoder, so it is not thread-safe: one per caller thread, all
+            // on the one connection (whose lookup client batches them together).
+            ThreadLocal<Lookuper> lookupers = ThreadLocal.withInitial(() -> table.newLookup().createLookuper());
+            Caller java = key -> {
+                if (lookupers.get().lookup(GenericRow.of(key)).get().getSingletonRow() == null) {
+                    throw new IllegalStateException("key " + key + " not found");
+                }
+            };
+            Caller rest = key -> {
+                HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(rowUrl + key)).GET().build(),
+                        HttpResponse.BodyHandlers.ofByteArray());
+                expect(response, 200);
+            };
+            Caller overSql = key -> {
+                HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(sqlUrl))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("{\"sql\": \"" + sql + "\", \"parameters\": [" + key + "]}"))
+                        .build(), HttpResponse.BodyHandlers.ofByteArray());
+                expect(response, 200);
+            };
+            // Warm up every path (JIT, connections, statement preparation), then measure.
+            int warmup = Math.max(CLIENTS * 50, lookups / 10);
+            run(java, warmup);
+            run(rest, warmup);
+            run(overSql, warmup / 4);
+            double javaRate = run(java, lookups);
+            double restRate = run(rest, lookups);
+            double sqlRate = run(overSql, lookups / 4);
+            System.out.printf(Locale.ROOT, "%nPoint lookups (%,d keys, %d buckets, %d concurrent callers, %,d lookups each side)%n",
+                    KEYS, BUCKETS, CLIENTS, lookups);
+            System.out.printf(Locale.ROOT, "  Java Lookuper (batch-timeout 1 ms)     %,10.0f lookups/s%n", javaRate);
+            System.out.printf(Locale.ROOT, "  HTTP GET /rows/{key} (keep-alive)      %,10.0f lookups/s   ratio %.2fx   (target >= 0.5x)%n",
+                    restRate, restRate / javaRate);
+            System.out.printf(Locale.ROOT, "  HTTP POST /v1/sql WHERE id = ?         %,10.0f lookups/s   ratio %.2fx   (%,d lookups; "
+                    + "4 pooled SQL connections)%n", sqlRate, sqlRate / javaRate, lookups / 4);
+        }
+    }
+
+    /** Waits (at most a minute) until every key answers a lookup, checking all of them in bursts. */
+    private static void awaitVisible(Lookuper lookuper) throws Exception {
+        long deadline = System.nanoTime() + Duration.ofMinutes(1).toNanos();
+        int from = 0;
+        while (from < KEYS) {
+            List<java.util.concurrent.CompletableFuture<org.apache.fluss.client.lookup.LookupResult>> burst = new ArrayList<>();
+            int to = Math.min(KEYS, from + 1_000);
+            for (int key = from; key < to; key++) {
+                burst.add(lookuper.lookup(GenericRow.of(key)));
+            }
+            boolean all = true;
+            for (var result : burst) {
+                all &= result.get().getSingletonRow() != null;
+            }
+            if (all) {
+                from = to;
+            } else if (System.nanoTime() > deadline) {
+                throw new IllegalStateException("Keys " + from + ".." + to + " are still not all visible after a minute");
+            } else {
+                Thread.sleep(100);
+            }
+        }
+    }
+
+    private interface Caller {
+        void call(int key) throws Exception;
+    }
+
+    /** {@code total} calls spread over {@link #CLIENTS} threads, keys scattered; returns calls per second. */
+    private static double run(Caller caller, int total) throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(CLIENTS);
+        try {
+            int each = total / CLIENTS;
+            List<Future<?>> done = new ArrayList<>();
+            long started = System.nanoTime();
+            for (int t = 0; t < CLIENTS; t++) {
+                int thread = t;
+                done.add(threads.submit(() -> {
+                    for (int i = 0; i < each; i++) {
+                        caller.call((int) ((thread * 7919L + i * 104_729L) % KEYS));
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+            return (double) each * CLIENTS / ((System.nanoTime() - started) / 1e9);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    // ---- (b) ingest ----
+
+    private static void ingest(Connection connection, Gateway gateway, HttpClient http, int rows) throws Exception {
+        TablePath javaTable = TablePath.of("bench", "ingest_java");
+        TablePath arrowTable = TablePath.of("bench", "ingest_arrow");
+        TablePath jsonTable = TablePath.of("bench", "ingest_json");
+        for (TablePath path : List.of(javaTable, arrowTable, jsonTable)) {
+            create(connection, path, LOG);
+        }
+        int arrowBatches = Math.max(1, rows / ARROW_BATCH);
+        int jsonRows = Math.max(JSON_BATCH, rows / 5);
+        int jsonBatches = jsonRows / JSON_BATCH;
+
+        // The request bodies are encoded before the clock starts: this measures the gateway, not the client's encoder.
+        List<byte[]> arrowBodies = new ArrayList<>();
+        try (BufferAllocator allocator = new RootAllocator()) {
+            for (int b = 0; b < arrowBatches; b++) {
+                arrowBodies.add(arrowBatch(allocator, (long) b * ARROW_BATCH, ARROW_BATCH));
+            }
+        }
+        List<byte[]> jsonBodies = new ArrayList<>();
+        for (int b = 0; b < jsonBatches; b++) {
+            jsonBodies.add(jsonBatch((long) b * JSON_BATCH, JSON_BATCH));
+        }
+
+        // Warm-up: a slice of each, into a scratch table.
+        TablePath scratch = TablePath.of("bench", "ingest_warmup");
+        create(connection, scratch, LOG);
+        javaAppend(connection, scratch, 0, Math.min(rows, 100_000));
+        post(http, rowsUrl(gateway, scratch), "application/vnd.apache.arrow.stream",
+                arrowBodies.subList(0, Math.min(arrowBodies.size(), 10)), ARROW_BATCH);
+        post(http, rowsUrl(gateway, scratch), "application/json",
+                jsonBodies.subList(0, Math.min(jsonBodies.size(), 20)), JSON_BATCH);
+
+        double javaRate = javaAppend(connection, javaTable, 0, (long) arrowBatches * ARROW_BATCH);
+        double arrowRate = post(http, rowsUrl(gateway, arrowTable), "application/vnd.apache.arrow.stream", arrowBodies,
+                ARROW_BATCH);
+        double jsonRate = post(http, rowsUrl(gateway, jsonTable), "application/json", jsonBodies, JSON_BATCH);
+        System.out.printf(Locale.ROOT, "%nIngest into a log table (BIGINT, STRING, BIGINT, DOUBLE; %d buckets)%n", BUCKETS);
+        System.out.printf(Locale.ROOT, "  Java AppendWriter (one writer, flush at end)   %,12.0f rows/s   (%,d rows)%n",
+                javaRate, (long) arrowBatches * ARROW_BATCH);
+        System.out.printf(Locale.ROOT, "  HTTP Arrow IPC, 10,000-row batches             %,12.0f rows/s   ratio %.2fx   "
+                + "(target >= 0.5x; %,d rows, %d concurrent clients)%n", arrowRate, arrowRate / javaRate,
+                (long) arrowBatches * ARROW_BATCH, INGEST_CLIENTS);
+        System.out.printf(Locale.ROOT, "  HTTP JSON, 1,000-row batches                   %,12.0f rows/s   ratio %.2fx   "
+                + "(%,d rows, %d concurrent clients)%n", jsonRate, jsonRate / javaRate, (long) jsonBatches * JSON_BATCH,
+                INGEST_CLIENTS);
+    }
+
+    private static String rowsUrl(Gateway gateway, TablePath path) {
+        return gateway.url() + "/v1/databases/" + path.getDatabaseName() + "/tables/" + path.getTableName() + "/rows";
+    }
+
+    private static double javaAppend(Connection connection, TablePath path, long from, long to) throws Exception {
+        long started = System.nanoTime();
+        try (Table table = connection.getTable(path)) {
+            AppendWriter writer = table.newAppend().createWriter();
+            for (long i = from; i < to; i++) {
+                writer.append(GenericRow.of(i, BinaryString.fromString("customer-" + (i % 10_000)), i * 3, i * 0.25));
+            }
+            writer.flush();
+        }
+        return (to - from) / ((System.nanoTime() - started) / 1e9);
+    }
+
+    /** Posts every body, {@link #INGEST_CLIENTS} at a time, each answered once Fluss acknowledged it; rows/s. */
+    private static double post(HttpClient http, String url, String contentType, List<byte[]> bodies, int rowsPerBody)
+            throws Exception {
+        ExecutorService threads = Executors.newFixedThreadPool(INGEST_CLIENTS);
+        AtomicLong written = new AtomicLong();
+        try {
+            List<Future<?>> done = new ArrayList<>();
+            long started = System.nanoTime();
+            for (int t = 0; t < INGEST_CLIENTS; t++) {
+                int thread = t;
+                done.add(threads.submit(() -> {
+                    for (int b = thread; b < bodies.size(); b += INGEST_CLIENTS) {
+                        HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(url))
+                                .header("Content-Type", contentType)
+                                .timeout(Duration.ofMinutes(2))
+                                .POST(HttpRequest.BodyPublishers.ofByteArray(bodies.get(b))).build(),
+                                HttpResponse.BodyHandlers.ofByteArray());
+                        expect(response, 200);
+                        written.addAndGet(rowsPerBody);
+                    }
+                    return null;
+                }));
+            }
+            for (Future<?> future : done) {
+                future.get();
+            }
+            return written.get() / ((System.nanoTime() - started) / 1e9);
+        } finally {
+            threads.shutdownNow();
+        }
+    }
+
+    private static byte[] arrowBatch(BufferAllocator allocator, long first, int rows) throws IOException {
+        List<Field> fields = List.of(
+                new Field("id", FieldType.nullable(new ArrowType.Int(64, true)), null),
+                new Field("name", FieldType.nullable(ArrowType.Utf8.INSTANCE), null),
+                new Field("amount", FieldType.nullable(new ArrowType.Int(64, true)), null),
+                new Field("score", FieldType.nullable(new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE)), null));
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(fields), allocator)) {
+            BigIntVector id = (BigIntVector) root.getVector("id");
+            VarCharVector name = (VarCharVector) root.getVector("name");
+            BigIntVector amount = (BigIntVector) root.getVector("amount");
+            Float8Vector score = (Float8Vector) root.getVector("score");
+            root.allocateNew();
+            for (int r = 0; r < rows; r++) {
+                long i = first + r;
+                id.setSafe(r, i);
+                name.setSafe(r, ("customer-" + (i % 10_000)).getBytes(UTF_8));
+                amount.setSafe(r, i * 3);
+                score.setSafe(r, i * 0.25);
+            }
+            root.setRowCount(rows);
+            ByteArrayOutputStream out = new ByteArrayOutputStream();
+            try (ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(out))) {
+                writer.start();
+                writer.writeBatch();
+                writer.end();
+            }
+            return out.toByteArray();
+        }
+    }
+
+    private static byte[] jsonBatch(long first, int rows) {
+        StringBuilder json = new StringBuilder(rows * 80).append('[');
+        for (int r = 0; r < rows; r++) {
+            long i = first + r;
+            if (r > 0) {
+                json.append(',');
+            }
+            json.append("{\"id\":").append(i).append(",\"name\":\"customer-").append(i % 10_000)
+                    .append("\",\"amount\":").append(i * 3).append(",\"score\":").append(i * 0.25).append('}');
+        }
+        return json.append(']').toString().getBytes(UTF_8);
+    }
+
+    private static void create(Connection connection, TablePath path, Schema schema) throws Exception {
+        try (Admin admin = connection.getAdmin()) {
+            admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(BUCKETS).build(), false).get();
+        }
+    }
+
+    private static void expect(HttpResponse<byte[]> response, int status) {
+        if (response.statusCode() != status) {
+            throw new IllegalStateException("HTTP " + response.statusCode() + ": " + new String(response.body(), UTF_8));
+        }
+    }
+}

@@ -1,0 +1,83 @@
+package dev.riffle.cli.serve;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import dev.riffle.gateway.Gateway;
+import dev.riffle.local.LocalCluster;
+import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.local.junit.TestNames;
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.DataTypes;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import picocli.CommandLine;
+
+/** {@code riffle serve} in-process against the test JVM's cluster: it answers, runs SQL, and stops with 0. */
+@ExtendWith(LocalClusterExtension.class)
+class ServeCommandIT {
+
+    @Test
+    void servesTheGatewayWithSqlUntilStopped(LocalCluster cluster, Connection fluss, TestNames names) throws Exception {
+        TablePath path = names.table("served");
+        try (Admin admin = fluss.getAdmin()) {
+            admin.createTable(path, TableDescriptor.builder().schema(Schema.newBuilder().column("id", DataTypes.INT())
+                    .build()).distributedBy(1).build(), false).get();
+        }
+        try (Table table = fluss.getTable(path)) {
+            AppendWriter writer = table.newAppend().createWriter();
+            for (int i = 0; i < 5; i++) {
+                writer.append(GenericRow.of(i));
+            }
+            writer.flush();
+        }
+
+        ServeCommand serve = new ServeCommand();
+        StringWriter out = new StringWriter();
+        CommandLine commandLine = new CommandLine(serve);
+        commandLine.setOut(new PrintWriter(out, true));
+        commandLine.setErr(new PrintWriter(out, true));
+        CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> commandLine.execute(
+                "--bootstrap-servers", cluster.bootstrapServers(), "--http-port", "0", "--http-host", "127.0.0.1"));
+        try {
+            await().atMost(Duration.ofSeconds(60)).until(() -> serve.gateway() != null || exit.isDone());
+            Gateway gateway = serve.gateway();
+            assertThat(gateway).as(out.toString()).isNotNull();
+            assertThat(out.toString()).contains(gateway.url(), "jdbc:riffle://" + cluster.bootstrapServers());
+
+            HttpClient client = HttpClient.newHttpClient();
+            HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(gateway.url() + "/health")).build(),
+                    HttpResponse.BodyHandlers.ofString());
+            assertThat(health.statusCode()).isEqualTo(200);
+
+            String sql = "{\"sql\": \"SELECT count(*) AS n, sum(id) AS s FROM " + path.getDatabaseName() + "."
+                    + path.getTableName() + "\"}";
+            HttpResponse<String> answer = client.send(HttpRequest.newBuilder(URI.create(gateway.url() + "/v1/sql"))
+                    .header("Content-Type", "application/json")
+                    .POST(HttpRequest.BodyPublishers.ofString(sql, UTF_8)).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(answer.statusCode()).as(answer.body()).isEqualTo(200);
+            assertThat(answer.body()).contains("\"rows\":[{\"n\":5,\"s\":10}]");
+        } finally {
+            serve.stop();
+        }
+        assertThat(exit.get(60, TimeUnit.SECONDS)).as(out.toString()).isZero();
+        assertThat(out.toString()).contains("Stopped.");
+    }
+}

@@ -1,0 +1,214 @@
+package dev.riffle.gateway.sql;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.Bodies;
+import dev.riffle.gateway.http.ErrorMapper;
+import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Render;
+import io.javalin.http.Context;
+import io.javalin.openapi.HttpMethod;
+import io.javalin.openapi.OpenApi;
+import io.javalin.openapi.OpenApiContent;
+import io.javalin.openapi.OpenApiRequestBody;
+import io.javalin.openapi.OpenApiResponse;
+import java.io.IOException;
+import java.io.InputStream;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.apache.arrow.memory.BufferAllocator;
+
+/**
+ * {@code POST /v1/sql}: one SQL statement run through the {@code jdbc:riffle} driver (riffle-sql),
+ * with {@code ?} parameters, answered as JSON rows or as an Arrow IPC stream. Statements are
+ * prepared once per pooled connection, so a repeated point query is planned once.
+ */
+public final class SqlResource {
+    static final String TEXT = "text/plain";
+    /** How Calcite ("Object 'x' not found") and riffle-sql ("Table 'x' not found") name a missing table. */
+    private static final Pattern TABLE_NOT_FOUND = Pattern.compile("(Object|Table) '([^']+)' not found");
+
+    private final Backend backend;
+    private final SqlConnections connections;
+
+    public SqlResource(Backend backend, SqlConnections connections) {
+        this.backend = requireNonNull(backend, "backend is null");
+        this.connections = requireNonNull(connections, "connections is null");
+    }
+
+    @OpenApi(path = Paths.SQL, methods = HttpMethod.POST, tags = "SQL", operationId = "sql",
+            summary = "Run one SQL statement (Apache Calcite over Fluss, as in riffle sql)",
+            description = "Body: {\"sql\": \"SELECT ... WHERE id = ?\", \"parameters\": [42]}, or the statement "
+                    + "itself as text/plain. JSON answers {\"columns\": [{\"name\", \"type\"}], \"rows\": [{..}], "
+                    + "\"rowCount\": n}; with Accept: application/vnd.apache.arrow.stream the rows stream out as "
+                    + "an Arrow IPC stream. A statement the SQL layer rejects is a 400 sql_error carrying its message.",
+            requestBody = @OpenApiRequestBody(content = {
+                @OpenApiContent(mimeType = MediaTypes.JSON, type = "object"),
+                @OpenApiContent(mimeType = TEXT, type = "string")}),
+            responses = {
+                @OpenApiResponse(status = "200", description = "The rows, as JSON or an Arrow IPC stream"),
+                @OpenApiResponse(status = "400", description = "A statement that does not parse, plan or run"),
+                @OpenApiResponse(status = "404", description = "The statement names a table that does not exist"),
+                @OpenApiResponse(status = "501", description = "With --auth basic (SQL does not run per user yet)"),
+                @OpenApiResponse(status = "503", description = "Every SQL connection is busy")})
+    public void sql(Context ctx) throws IOException {
+        if (!connections.actFor(backend.connection())) {
+            throw new ApiException(501, "not_implemented", "SQL does not yet run with per-user credentials "
+                    + "(--auth basic); use the table routes, or a gateway without auth");
+        }
+        String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, TEXT));
+        MediaTypes.Format format = MediaTypes.responseFormat(ctx);
+        SqlRequest request = type.equals(TEXT) ? SqlRequest.text(readText(ctx))
+                : SqlRequest.parse(Bodies.json(ctx, backend.limits().maxBodyBytes()));
+        try (SqlConnections.Lease lease = borrow()) {
+            ResultSet rows;
+            try {
+                PreparedStatement statement = lease.prepare(request.sql());
+                request.bind(statement);
+                statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, backend.limits().scanTimeout().toSeconds()));
+                if (!statement.execute()) {
+                    Render.json(ctx, 200, java.util.Map.of("updateCount", statement.getLargeUpdateCount()));
+                    return;
+                }
+                rows = statement.getResultSet();
+            } catch (SQLException | RuntimeException e) {
+                throw sqlFailure(e);
+            }
+            try (ResultSet open = rows) {
+                long count = format == MediaTypes.Format.ARROW ? arrow(ctx, open) : SqlJson.write(ctx, open);
+                GatewayMetrics.rows(ctx, "read", count);
+            } catch (SQLException e) {
+                throw sqlFailure(e);
+            }
+        }
+    }
+
+    private SqlConnections.Lease borrow() {
+        try {
+            return connections.borrow();
+        } catch (SQLException e) {
+            throw new ApiException(503, "cluster_unavailable", "Cannot open a SQL connection: " + e.getMessage());
+        }
+    }
+
+    private long arrow(Context ctx, ResultSet rows) throws IOException, SQLException {
+        try (BufferAllocator allocator = backend.allocator().newChildAllocator("sql", 0, Long.MAX_VALUE)) {
+            return SqlArrow.write(ctx, rows, allocator);
+        }
+    }
+
+    private String readText(Context ctx) {
+        try (InputStream in = Bodies.open(ctx, backend.limits().maxBodyBytes())) {
+            return new String(in.readAllBytes(), UTF_8);
+        } catch (IOException e) {
+            throw Bodies.ioFailure(e);
+        }
+    }
+
+    /**
+     * What the client sees of a failed statement: a Fluss failure underneath keeps its own mapping
+     * (an unreachable cluster stays a 503); an unknown table is a 404; anything else the SQL layer
+     * says is a 400 carrying its message.
+     */
+    static ApiException sqlFailure(Exception e) {
+        if (e instanceof ApiException api) {
+            return api;
+        }
+        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
+            if (cause.getClass().getName().startsWith("org.apache.fluss.exception.")) {
+                ApiException mapped = ErrorMapper.toApiException(cause);
+                if (mapped.status() != 500) {
+                    return mapped;
+                }
+            }
+        }
+        String message = message(e);
+        Matcher notFound = TABLE_NOT_FOUND.matcher(message);
+        if (notFound.find()) {
+            return new ApiException(404, "table_not_found", message, java.util.Map.of(), e);
+        }
+        if (!(e instanceof SQLException) && !(e instanceof IllegalArgumentException)) {
+            // A failure of the gateway itself, not of the statement.
+            return ErrorMapper.toApiException(e);
+        }
+        return new ApiException(400, "sql_error", message, java.util.Map.of(), e);
+    }
+
+    /**
+     * The driver's message with the reason beneath it: Calcite says "Error while preparing
+     * statement [..]" and puts the why ("Object 'x' not found within 'db'") in the causes.
+     */
+    private static String message(Exception e) {
+        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        String reason = null;
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause.getMessage() != null && !message.contains(cause.getMessage())) {
+                reason = cause.getMessage();
+            }
+        }
+        return reason == null ? message : message + ": " + reason;
+    }
+
+    /** A statement and its parameters, as the request gave them. */
+    record SqlRequest(String sql, List<JsonNode> parameters) {
+        static SqlRequest text(String sql) {
+            if (sql.isBlank()) {
+                throw ApiException.badRequest("invalid_request", "The request body is empty; send one SQL statement");
+            }
+            return new SqlRequest(sql, List.of());
+        }
+
+        static SqlRequest parse(JsonNode body) {
+            Json.requireObject(body, "The request body");
+            Json.onlyFields(body, "the request body", Set.of("sql", "parameters"));
+            String sql = Json.requiredText(body, "sql", "the request body");
+            JsonNode parameters = body.get("parameters");
+            List<JsonNode> values = new ArrayList<>();
+            if (parameters != null && !parameters.isNull()) {
+                if (!parameters.isArray()) {
+                    throw ApiException.badRequest("invalid_request", "Field 'parameters' must be an array of values, got "
+                            + parameters.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
+                }
+                parameters.forEach(values::add);
+            }
+            return new SqlRequest(sql, values);
+        }
+
+        /** Binds parameter i+1 from JSON value i: booleans, numbers and strings as they are; null as NULL. */
+        void bind(PreparedStatement statement) throws SQLException {
+            for (int i = 0; i < parameters.size(); i++) {
+                JsonNode value = parameters.get(i);
+                int index = i + 1;
+                if (value.isNull()) {
+                    statement.setObject(index, null);
+                } else if (value.isBoolean()) {
+                    statement.setBoolean(index, value.booleanValue());
+                } else if (value.isIntegralNumber() && value.canConvertToInt()) {
+                    statement.setInt(index, value.intValue());
+                } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+                    statement.setLong(index, value.longValue());
+                } else if (value.isNumber()) {
+                    statement.setBigDecimal(index, value.decimalValue());
+                } else if (value.isTextual()) {
+                    statement.setString(index, value.textValue());
+                } else {
+                    throw ApiException.badRequest("invalid_request", "Parameter " + index
+                            + " must be a boolean, number, string or null, got " + value);
+                }
+            }
+        }
+    }
+}

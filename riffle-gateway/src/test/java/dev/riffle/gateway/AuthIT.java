@@ -1,0 +1,193 @@
+package dev.riffle.gateway;
+
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.riffle.local.LocalCluster;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.List;
+import java.util.Map;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.security.acl.AccessControlEntry;
+import org.apache.fluss.security.acl.AclBinding;
+import org.apache.fluss.security.acl.FlussPrincipal;
+import org.apache.fluss.security.acl.OperationType;
+import org.apache.fluss.security.acl.PermissionType;
+import org.apache.fluss.security.acl.Resource;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * {@code --auth basic} over a cluster with SASL/PLAIN users and ACLs: the HTTP Basic user is the
+ * Fluss principal, so Fluss decides (401 for missing or wrong credentials, 403 when an ACL is
+ * missing). A cluster of its own, since the shared one runs without authentication.
+ */
+class AuthIT {
+    private static final String ADMIN = basic("admin", "admin-secret");
+    private static final String ALICE = basic("alice", "alice-secret");
+    private static final String BOB = basic("bob", "bob-secret");
+    private static final String TABLE_JSON = """
+            {"name": "events", "columns": [{"name": "id", "type": "BIGINT"}, {"name": "name", "type": "STRING"}],
+             "buckets": 1}""";
+
+    @TempDir
+    static Path dataDir;
+    static LocalCluster cluster;
+    static Gateway gateway;
+    static Api api;
+
+    @BeforeAll
+    static void start() {
+        cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false)
+                .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret", "bob", "bob-secret"))
+                .start();
+        gateway = Gateway.builder()
+                .clientConfig(cluster.clientConfig()) // the gateway's own connection (for /ready): the super user
+                .auth(Auth.BASIC)
+                .maxPrincipals(2)
+                .host("127.0.0.1")
+                .port(0)
+                .start();
+        api = new Api(gateway);
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (gateway != null) {
+                gateway.close();
+            }
+        } finally {
+            if (cluster != null) {
+                cluster.close();
+            }
+        }
+    }
+
+    @Test
+    void operationsRoutesStayOpen() {
+        assertThat(api.get("/health").status()).isEqualTo(200);
+        assertThat(api.get("/ready").status()).isEqualTo(200);
+        assertThat(api.get("/metrics").status()).isEqualTo(200);
+        assertThat(api.get("/openapi.json").status()).isEqualTo(200);
+    }
+
+    @Test
+    void missingOrMalformedCredentialsAre401WithAChallenge() {
+        for (String[] headers : List.of(new String[0], new String[] {"Authorization", "Bearer abc"},
+                new String[] {"Authorization", "Basic !!not-base64!!"},
+                new String[] {"Authorization", "Basic " + b64("no-colon")})) {
+            Api.Response response = api.get("/v1/databases", headers);
+            assertThat(response.status()).as(response.text()).isEqualTo(401);
+            assertThat(response.errorCode()).isEqualTo("unauthenticated");
+            assertThat(response.header("WWW-Authenticate")).isEqualTo("Basic realm=\"riffle\"");
+        }
+    }
+
+    @Test
+    void credentialsFlussRejectsAre401() {
+        for (String authorization : List.of(basic("alice", "wrong"), basic("mallory", "alice-secret"))) {
+            Api.Response response = api.get("/v1/databases", "Authorization", authorization);
+            assertThat(response.status()).as(response.text()).isEqualTo(401);
+            assertThat(response.errorCode()).isEqualTo("unauthenticated");
+            assertThat(response.header("WWW-Authenticate")).isEqualTo("Basic realm=\"riffle\"");
+        }
+        // The right password still works for the same user after wrong ones.
+        assertThat(api.get("/v1/databases", "Authorization", ALICE).status()).isEqualTo(200);
+    }
+
+    @Test
+    void fluss403sUntilAnAclGrantsAccess() throws Exception {
+        String db = "acl_db";
+        TablePath path = TablePath.of(db, "events");
+        String tableUrl = "/v1/databases/" + db + "/tables/events";
+
+        // The super user may do DDL and write.
+        assertThat(api.postJson("/v1/databases", "{\"name\": \"" + db + "\"}", "Authorization", ADMIN).status())
+                .isEqualTo(201);
+        Api.Response created = api.postJson("/v1/databases/" + db + "/tables", TABLE_JSON, "Authorization", ADMIN);
+        assertThat(created.status()).as(created.text()).isEqualTo(201);
+        Api.Response written = api.postJson(tableUrl + "/rows", "[{\"id\": 1, \"name\": \"a\"}, {\"id\": 2, \"name\": \"b\"}]",
+                "Authorization", ADMIN);
+        assertThat(written.status()).as(written.text()).isEqualTo(200);
+
+        // Alice has no ACL: Fluss denies her, the gateway says 403.
+        Api.Response described = api.get(tableUrl, "Authorization", ALICE);
+        assertThat(described.status()).as(described.text()).isEqualTo(403);
+        assertThat(described.errorCode()).isEqualTo("forbidden");
+        assertThat(api.postJson(tableUrl + "/scan", "{}", "Authorization", ALICE).status()).isEqualTo(403);
+        assertThat(api.postJson("/v1/databases/" + db + "/tables",
+                TABLE_JSON.replace("events", "mine"), "Authorization", ALICE).status()).isEqualTo(403);
+
+        grant("alice", path, OperationType.READ);
+        Api.Response readable = api.get(tableUrl, "Authorization", ALICE);
+        assertThat(readable.status()).as(readable.text()).isEqualTo(200);
+        Api.Response scanned = api.postJson(tableUrl + "/scan", "{}", "Authorization", ALICE);
+        assertThat(scanned.status()).as(scanned.text()).isEqualTo(200);
+        assertThat(scanned.json().get("rows")).hasSize(2);
+        // READ is not WRITE.
+        Api.Response denied = api.postJson(tableUrl + "/rows", "[{\"id\": 3, \"name\": \"c\"}]", "Authorization", ALICE);
+        assertThat(denied.status()).as(denied.text()).isEqualTo(403);
+        assertThat(denied.errorCode()).isEqualTo("forbidden");
+
+        grant("alice", path, OperationType.WRITE);
+        Api.Response allowed = api.postJson(tableUrl + "/rows", "[{\"id\": 3, \"name\": \"c\"}]", "Authorization", ALICE);
+        assertThat(allowed.status()).as(allowed.text()).isEqualTo(200);
+
+        // Bob still sees nothing; three principals share two cached connections without harm.
+        assertThat(api.get(tableUrl, "Authorization", BOB).status()).isEqualTo(403);
+        assertThat(api.postJson(tableUrl + "/scan", "{}", "Authorization", ALICE).json().get("rows")).hasSize(3);
+        assertThat(api.get(tableUrl, "Authorization", ADMIN).status()).isEqualTo(200);
+    }
+
+    @Test
+    void lookupsRunAsTheCaller() throws Exception {
+        String db = "acl_lookups";
+        String tableUrl = "/v1/databases/" + db + "/tables/users";
+        assertThat(api.postJson("/v1/databases", "{\"name\": \"" + db + "\"}", "Authorization", ADMIN).status())
+                .isEqualTo(201);
+        Api.Response created = api.postJson("/v1/databases/" + db + "/tables", """
+                {"name": "users", "columns": [{"name": "id", "type": "BIGINT"}, {"name": "name", "type": "STRING"}],
+                 "primary_key": ["id"], "buckets": 1}""", "Authorization", ADMIN);
+        assertThat(created.status()).as(created.text()).isEqualTo(201);
+        assertThat(api.postJson(tableUrl + "/rows", "[{\"id\": 7, \"name\": \"seven\"}]", "Authorization", ADMIN)
+                .status()).isEqualTo(200);
+        // The super user's lookup must not open the door for anyone else.
+        assertThat(api.get(tableUrl + "/rows/7", "Authorization", ADMIN).json().get("name").asText()).isEqualTo("seven");
+        assertThat(api.get(tableUrl + "/rows/7", "Authorization", BOB).status()).isEqualTo(403);
+
+        grant("bob", TablePath.of(db, "users"), OperationType.READ);
+        Api.Response found = api.get(tableUrl + "/rows/7", "Authorization", BOB);
+        assertThat(found.status()).as(found.text()).isEqualTo(200);
+        assertThat(found.json().get("name").asText()).isEqualTo("seven");
+    }
+
+    @Test
+    void sqlIsOffUntilItRunsAsTheCaller() {
+        Api.Response response = api.postJson("/v1/sql", "{\"sql\": \"SELECT 1\"}", "Authorization", ADMIN);
+        assertThat(response.status()).as(response.text()).isEqualTo(501);
+    }
+
+    private static void grant(String user, TablePath path, OperationType operation) throws Exception {
+        try (Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
+                Admin admin = connection.getAdmin()) {
+            admin.createAcls(List.of(new AclBinding(Resource.table(path), new AccessControlEntry(
+                    new FlussPrincipal(user, "User"), AccessControlEntry.WILD_CARD_HOST, operation,
+                    PermissionType.ALLOW)))).all().get();
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + b64(user + ":" + password);
+    }
+
+    private static String b64(String text) {
+        return Base64.getEncoder().encodeToString(text.getBytes(UTF_8));
+    }
+}
