@@ -22,6 +22,10 @@ import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
@@ -47,7 +51,17 @@ class ExpiredLogUnionReadIT {
                     .property("table.datalake.enabled", "true").property("table.datalake.freshness", "1s")
                     .property("table.log.ttl", "1s").property("table.log.tiered.local-segments", "1")
                     .property("table.log.arrow.compression.type", "NONE").build(), false).get();
-            TieringServiceIT.append(connection, path, 0, rows);
+            // Many small batches, so the log rolls into many 128 KB segments that can be tiered and expire.
+            try (Table table = connection.getTable(path)) {
+                AppendWriter writer = table.newAppend().createWriter();
+                for (int i = 0; i < rows; i++) {
+                    writer.append(GenericRow.of(i, BinaryString.fromString("name-" + i)));
+                    if (i % 200 == 199) {
+                        writer.flush();
+                    }
+                }
+                writer.flush();
+            }
             try (TieringService tiering = TieringServiceIT.start(cluster)) {
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions().until(() ->
                         admin.getLatestLakeSnapshot(path).get().getTableBucketsOffset().values().iterator().next() >= rows);
