@@ -16,7 +16,16 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
+import dev.riffle.core.Riffle;
+import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.read.ReadBuilder;
+import dev.riffle.core.read.StartingOffsets;
+import dev.riffle.core.read.StoppingOffsets;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.KvSnapshots;
@@ -58,7 +67,7 @@ import org.slf4j.LoggerFactory;
 final class TableTieringRound {
     private static final Logger LOG = LoggerFactory.getLogger(TableTieringRound.class);
     private static final Duration POLL = Duration.ofSeconds(1);
-    private static final Duration QUIET_BUCKET = Duration.ofSeconds(10);
+    private static final Duration QUIET_BUCKET = Duration.ofSeconds(2);
     private static final String OFFSETS_PROPERTY = LakeCommitter.FLUSS_LAKE_SNAP_BUCKET_OFFSET_PROPERTY;
 
     /** A test seam: called between the lake commit and the Fluss commit. */
@@ -327,24 +336,37 @@ final class TableTieringRound {
                     if (span == null) {
                         continue;
                     }
+                    // Per-record bookkeeping stays in locals; the maps are touched once per poll.
+                    LakeWriter<W> writer = writers.get(bucket);
+                    long written = 0;
+                    long last = -1;
+                    long newest = Long.MIN_VALUE;
+                    long oldest = Long.MAX_VALUE;
                     for (ScanRecord record : records.records(bucket)) {
-                        if (record.logOffset() >= span.stop()) {
+                        long offset = record.logOffset();
+                        if (offset >= span.stop()) {
                             break;
                         }
-                        LakeWriter<W> writer = writers.get(bucket);
                         if (writer == null) {
                             writer = factory.createLakeWriter(new WriterContext(table, span));
                             writers.put(bucket, writer);
                         }
                         writer.write(record);
-                        rows++;
-                        lastSeen.put(bucket, record.logOffset());
-                        lastProgress.put(bucket, System.nanoTime());
-                        maxTimestamps.merge(bucket, record.timestamp(), Math::max);
-                        oldestTimestamps.merge(bucket, record.timestamp(), Math::min);
-                        if (record.logOffset() == span.stop() - 1) {
+                        written++;
+                        last = offset;
+                        long timestamp = record.timestamp();
+                        newest = Math.max(newest, timestamp);
+                        oldest = Math.min(oldest, timestamp);
+                        if (offset == span.stop() - 1) {
                             break;
                         }
+                    }
+                    if (written > 0) {
+                        rows += written;
+                        lastSeen.put(bucket, last);
+                        lastProgress.put(bucket, System.nanoTime());
+                        maxTimestamps.merge(bucket, newest, Math::max);
+                        oldestTimestamps.merge(bucket, oldest, Math::min);
                     }
                     List<ScanRecord> bucketRecords = records.records(bucket);
                     if (!bucketRecords.isEmpty()
@@ -353,14 +375,21 @@ final class TableTieringRound {
                     }
                 }
                 // A primary-key bucket can end in batches without records (a delete of a missing
-                // key); the row scanner never shows their offsets. Once such a bucket stays quiet,
-                // end it after the last record seen: its remaining offsets hold no rows.
+                // key); the row scanner never shows their offsets. When a bucket goes quiet, Riffle's
+                // own reader (which steps over empty batches) checks that the offsets left hold no
+                // records; then the bucket is done up to its end offset.
                 for (BucketSpan span : List.copyOf(remaining.values())) {
                     if (System.nanoTime() - lastProgress.get(span.bucket()) > QUIET_BUCKET.toNanos()) {
-                        long end = lastSeen.containsKey(span.bucket()) ? lastSeen.get(span.bucket()) + 1 : -1;
-                        LOG.info("Bucket {} of {} returned nothing below its end offset {} for {} s; ending it at {}",
-                                span.bucket().getBucket(), table.getTablePath(), span.stop(), QUIET_BUCKET.toSeconds(), end);
-                        finishBucket(span.bucket(), end, writers, writes, ends, remaining, scanner);
+                        long from = lastSeen.containsKey(span.bucket()) ? lastSeen.get(span.bucket()) + 1
+                                : Math.max(0, span.start());
+                        if (!onlyEmptyBatches(table, span, from)) {
+                            throw new IllegalStateException("Bucket " + span.bucket().getBucket() + " of "
+                                    + table.getTablePath() + " holds records in [" + from + ", " + span.stop()
+                                    + ") that the log scanner did not deliver; the round will be retried");
+                        }
+                        LOG.debug("Bucket {} of {}: offsets [{}, {}) hold no records", span.bucket().getBucket(),
+                                table.getTablePath(), from, span.stop());
+                        finishBucket(span.bucket(), span.stop(), writers, writes, ends, remaining, scanner);
                     }
                 }
             }
@@ -370,6 +399,31 @@ final class TableTieringRound {
             }
         }
         return rows;
+    }
+
+    /** Whether the bucket's offsets [from, stop) hold no records (only empty batches). */
+    private boolean onlyEmptyBatches(TableInfo table, BucketSpan span, long from) {
+        if (from >= span.stop()) {
+            return true;
+        }
+        BucketRef ref = new BucketRef(span.partitionName(), span.bucket().getBucket());
+        try (BufferAllocator allocator = new RootAllocator();
+                Riffle riffle = Riffle.using(connection, allocator);
+                BoundedLogReader reader = new ReadBuilder((FlussConnection) connection, table, allocator).changelog()
+                        .columns(table.getRowType().getFieldNames().get(0))
+                        .from(StartingOffsets.explicit(Map.of(ref, from)))
+                        .until(StoppingOffsets.explicit(Map.of(ref, span.stop())))
+                        .timeout(Duration.ofSeconds(30))
+                        .createReader()) {
+            boolean empty = !reader.hasNext();
+            while (reader.hasNext()) {
+                reader.next().close();
+            }
+            return empty;
+        } catch (Exception e) {
+            throw new IllegalStateException("Cannot check the end of bucket " + span.bucket().getBucket() + " of "
+                    + table.getTablePath() + ": " + e.getMessage(), e);
+        }
     }
 
     private <W> void finishBucket(TableBucket bucket, long end, Map<TableBucket, LakeWriter<W>> writers,
