@@ -148,7 +148,7 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
 
     /** Rows and Arrow bytes returned so far, and how many buckets are done. */
     public ReadProgress progress() {
-        return new ReadProgress(rowsRead, bytesRead, bucketCount - tracker.unfinished().size(), bucketCount);
+        return new ReadProgress(rowsRead, bytesRead, bucketCount - tracker.unfinishedCount(), bucketCount);
     }
 
     /**

@@ -70,6 +70,11 @@ public final class StopOffsetTracker {
         return unfinished.isEmpty();
     }
 
+    /** How many buckets are still being read (no copy: progress asks after every batch). */
+    public int unfinishedCount() {
+        return unfinished.size();
+    }
+
     /** Buckets still being read, with their stop offsets. */
     public Map<TableBucket, Long> unfinished() {
         return new HashMap<>(unfinished);
