@@ -100,12 +100,21 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
      */
     public static BoundedLogReader create(ArrowLogScanner scanner, boolean ownsScanner, Map<TableBucket, Long> stopOffsets,
             Optional<Duration> timeout) {
+        return create(scanner, ownsScanner, stopOffsets, timeout, false);
+    }
+
+    /**
+     * As above; {@code emptyScope} says that no bucket is in scope on purpose (a partitioned table
+     * with no partitions yet), so the reader is empty rather than a caller's mistake.
+     */
+    static BoundedLogReader create(ArrowLogScanner scanner, boolean ownsScanner, Map<TableBucket, Long> stopOffsets,
+            Optional<Duration> timeout, boolean emptyScope) {
         requireNonNull(scanner, "scanner is null");
         requireNonNull(stopOffsets, "stopOffsets is null");
         requireNonNull(timeout, "timeout is null");
         Map<TableBucket, Long> subscribed = scanner.subscriptions();
         String table = scanner.table().getTablePath().toString();
-        if (subscribed.isEmpty()) {
+        if (subscribed.isEmpty() && !emptyScope) {
             throw new IllegalStateException("Nothing to read: the scanner of " + table
                     + " has no subscribed buckets; subscribe buckets before creating a bounded reader");
         }

@@ -189,7 +189,7 @@ public final class ReadBuilder {
                 bucket.partitionName().ifPresent(name -> scanner.knowPartition(bucket.bucket().getPartitionId(), name));
                 scanner.subscribe(bucket.bucket(), starts.get(bucket.bucket()));
             }
-            return BoundedLogReader.create(scanner, true, stops, timeout);
+            return BoundedLogReader.create(scanner, true, stops, timeout, scope.isEmpty());
         } catch (RuntimeException e) {
             scanner.close();
             throw e;

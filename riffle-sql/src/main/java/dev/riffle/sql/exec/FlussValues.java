@@ -47,8 +47,8 @@ final class FlussValues {
         try {
             return switch (type.getTypeRoot()) {
                 case BOOLEAN -> value instanceof Boolean b ? b : Boolean.parseBoolean(value.toString());
-                case TINYINT -> (byte) exactLong(value);
-                case SMALLINT -> (short) exactLong(value);
+                case TINYINT -> (byte) inRange(exactLong(value), Byte.MIN_VALUE, Byte.MAX_VALUE);
+                case SMALLINT -> (short) inRange(exactLong(value), Short.MIN_VALUE, Short.MAX_VALUE);
                 case INTEGER -> Math.toIntExact(exactLong(value));
                 case BIGINT -> exactLong(value);
                 case FLOAT -> value instanceof Number n ? n.floatValue() : Float.parseFloat(value.toString());
@@ -60,12 +60,19 @@ final class FlussValues {
                 case DATE, TIME_WITHOUT_TIME_ZONE -> Math.toIntExact(temporal(value));
                 case TIMESTAMP_WITHOUT_TIME_ZONE -> TimestampNtz.fromMillis(temporal(value));
                 case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TimestampLtz.fromEpochMillis(temporal(value));
-                default -> throw new IllegalArgumentException("keys of type " + type + " are not supported");
+                default -> throw new IllegalArgumentException("values of type " + type + " are not supported in SQL yet");
             };
         } catch (ArithmeticException | ClassCastException | NumberFormatException e) {
             throw new IllegalArgumentException("Value " + value + " (" + value.getClass().getSimpleName()
                     + ") does not fit column " + column + " of type " + type, e);
         }
+    }
+
+    private static long inRange(long value, long min, long max) {
+        if (value < min || value > max) {
+            throw new ArithmeticException("out of range [" + min + ", " + max + "]");
+        }
+        return value;
     }
 
     private static long exactLong(Object value) {

@@ -1,6 +1,7 @@
 package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
+import dev.riffle.sql.ddl.FlussParserFactory;
 import dev.riffle.sql.exec.FlussSession;
 import java.sql.Connection;
 import java.sql.SQLException;
@@ -41,7 +42,7 @@ public final class RiffleDriver extends Driver {
     }
 
     public RiffleDriver() {
-        super(null);
+        super(RifflePrepare::new);
     }
 
     @Override
@@ -74,6 +75,7 @@ public final class RiffleDriver extends Driver {
         properties.setProperty("unquotedCasing", "UNCHANGED");
         properties.setProperty("quotedCasing", "UNCHANGED");
         properties.setProperty("quoting", "DOUBLE_QUOTE");
+        properties.setProperty("parserFactory", FlussParserFactory.class.getName() + "#FACTORY");
         if (info != null) {
             properties.putAll(info);
         }
@@ -103,7 +105,12 @@ public final class RiffleDriver extends Driver {
             AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, url, properties,
                     root, null);
             sessions.put(connection, session);
-            handler.onConnectionInit(connection);
+            try {
+                handler.onConnectionInit(connection);
+            } catch (SQLException | RuntimeException e) {
+                sessions.remove(connection);
+                throw e;
+            }
             return connection;
         } catch (SQLException | RuntimeException e) {
             closeQuietly(session);
@@ -118,6 +125,16 @@ public final class RiffleDriver extends Driver {
             @Override
             public void onConnectionInit(AvaticaConnection connection) throws SQLException {
                 calcite.onConnectionInit(connection);
+                // Calcite applies the schema property only to model-based connections
+                String schema = ((org.apache.calcite.jdbc.CalciteConnection) connection).config().schema();
+                if (schema != null) {
+                    FlussSession session = sessions.get(connection);
+                    if (session != null && !session.databases().contains(schema)) {
+                        throw new SQLException("The URL names schema " + schema + ", which is not a Fluss database;"
+                                + " databases: " + new java.util.TreeSet<>(session.databases()));
+                    }
+                    connection.setSchema(schema);
+                }
             }
 
             @Override

@@ -11,7 +11,8 @@ public final class FlussRules {
             PrefixLookupRule.INSTANCE,
             LimitScanRule.INSTANCE,
             ProjectPushdownRule.PROJECT,
-            ProjectPushdownRule.PROJECT_FILTER);
+            ProjectPushdownRule.PROJECT_FILTER,
+            TableModifyRule.INSTANCE);
 
     private FlussRules() {}
 
