@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.LogBatch;
 import dev.riffle.lake.config.LakeConfig;
@@ -18,6 +19,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.IntFunction;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -77,12 +79,19 @@ public final class ScanExecutor {
         if (plan.kvLimitScan()) {
             return RowSource.of(kvLimitScan(plan.limit().getAsLong()));
         }
+        ConditionPredicates conditions = new ConditionPredicates(plan.table().getRowType(), context);
+        if (plan.readsLake()) {
+            return unionRows(plan.source() == ReadPlan.Source.LAKE, conditions);
+        }
+        Optional<List<String>> partitions = partitions(conditions);
+        if (partitions.isPresent() && partitions.get().isEmpty()) {
+            return RowSource.of(List.of());
+        }
         return switch (plan.source()) {
-            case CHANGELOG -> logRows(true);
-            case LAKE -> unionRows(true);
-            case LOG -> plan.primaryKeyTable() ? RowSource.of(foldedChangelog()) : logRows(false);
-            case CURRENT -> plan.readsLake() ? unionRows(false)
-                    : plan.primaryKeyTable() ? RowSource.of(foldedChangelog()) : logRows(false);
+            case CHANGELOG -> logRows(true, partitions);
+            case LOG, CURRENT -> plan.primaryKeyTable() ? RowSource.of(foldedChangelog(partitions))
+                    : logRows(false, partitions);
+            case LAKE -> throw new IllegalStateException("lake reads go through the union reader");
         };
     }
 
@@ -206,11 +215,29 @@ public final class ScanExecutor {
         return data;
     }
 
+    /**
+     * The partitions a log read is limited to: those whose key values satisfy the conditions the
+     * scan absorbed (on a log read they are all on partition keys); empty when it reads them all.
+     */
+    private Optional<List<String>> partitions(ConditionPredicates conditions) {
+        if (plan.filters().isEmpty()) {
+            return Optional.empty();
+        }
+        TableInfo info = plan.table();
+        List<PartitionInfo> all = FlussSession.await(session.admin().listPartitionInfos(info.getTablePath()),
+                "list the partitions of " + info.getTablePath());
+        return Optional.of(conditions.matchingPartitions(all, plan.filters()));
+    }
+
+    private static ReadBuilder inPartitions(ReadBuilder read, Optional<List<String>> partitions) {
+        return partitions.map(names -> read.partitions(names.toArray(String[]::new))).orElse(read);
+    }
+
     /** A bounded read of the log (changelog columns after the data ones when {@code changelog}). */
-    private RowSource logRows(boolean changelog) {
+    private RowSource logRows(boolean changelog, Optional<List<String>> partitions) {
         RiffleTable table = session.riffle().table(plan.table().getTablePath());
         List<String> data = dataColumns(plan.columns());
-        var read = table.read().columns(data);
+        ReadBuilder read = inPartitions(table.read().columns(data), partitions);
         if (changelog || plan.primaryKeyTable()) {
             read = read.changelog();
         }
@@ -246,7 +273,7 @@ public final class ScanExecutor {
         return positions;
     }
 
-    private RowSource unionRows(boolean lakeOnly) {
+    private RowSource unionRows(boolean lakeOnly, ConditionPredicates conditions) {
         TableInfo info = plan.table();
         LakeConfig lake = session.lake().orElseThrow(() -> new IllegalStateException("Table " + info.getTablePath()
                 + " is datalake-enabled, but the cluster names no lake (datalake.format and its options)"));
@@ -256,6 +283,9 @@ public final class ScanExecutor {
         UnionRead read = UnionRead.of(session.riffle(), source, session.riffle().table(info.getTablePath())).columns(data);
         if (lakeOnly) {
             read = read.lakeOnly();
+        }
+        if (!plan.filters().isEmpty()) {
+            read = read.filter(conditions.predicate(plan.filters()));
         }
         UnionReader reader;
         try {
@@ -288,7 +318,7 @@ public final class ScanExecutor {
      * remove it. Exact as of the offsets captured when the read starts, as long as the log still
      * holds every change since the table was created (log retention).
      */
-    private List<Object[]> foldedChangelog() {
+    private List<Object[]> foldedChangelog(Optional<List<String>> partitions) {
         TableInfo info = plan.table();
         List<String> names = info.getRowType().getFieldNames();
         List<String> data = dataColumns(plan.columns());
@@ -302,8 +332,8 @@ public final class ScanExecutor {
         int changeTypeAt = read.size();
         int[] positions = outputPositions(data, false);
         Map<Object, Object[]> state = new LinkedHashMap<>();
-        try (BoundedLogReader reader = session.riffle().table(info.getTablePath()).read().columns(read).changelog()
-                .createReader()) {
+        try (BoundedLogReader reader = inPartitions(session.riffle().table(info.getTablePath()).read().columns(read)
+                .changelog(), partitions).createReader()) {
             while (reader.hasNext()) {
                 try (LogBatch batch = reader.next()) {
                     VectorSchemaRoot root = batch.root();

@@ -10,6 +10,7 @@ public final class FlussRules {
             PointLookupRule.INSTANCE,
             PrefixLookupRule.INSTANCE,
             LimitScanRule.INSTANCE,
+            FilterPushdownRule.INSTANCE,
             ProjectPushdownRule.PROJECT,
             ProjectPushdownRule.PROJECT_FILTER,
             TableModifyRule.INSTANCE);

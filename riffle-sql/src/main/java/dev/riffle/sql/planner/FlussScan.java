@@ -100,6 +100,8 @@ public final class FlussScan extends TableScan implements EnumerableRel {
         } else if (plan.access() instanceof ReadPlan.PrefixLookup) {
             rows = 100;
         }
+        // each absorbed condition is assumed to keep a quarter of the rows, as Calcite guesses for filters
+        rows *= Math.pow(0.25, plan.filters().size());
         if (plan.limit().isPresent()) {
             rows = Math.min(rows, plan.limit().getAsLong());
         }

@@ -28,6 +28,7 @@ public final class PointLookupRule extends RelOptRule {
     public boolean matches(RelOptRuleCall call) {
         FlussScan scan = call.rel(1);
         return scan.plan().access() instanceof ReadPlan.Scan && scan.plan().limit().isEmpty()
+                && scan.plan().filters().isEmpty()
                 && KeyAccess.servesKeyLookups(scan.plan());
     }
 

@@ -24,7 +24,7 @@ public final class PrefixLookupRule extends RelOptRule {
         FlussScan scan = call.rel(1);
         TableInfo table = scan.plan().table();
         return scan.plan().access() instanceof ReadPlan.Scan && scan.plan().limit().isEmpty()
-                && KeyAccess.servesKeyLookups(scan.plan()) && KeyAccess.hasPrefixKey(table);
+                && scan.plan().filters().isEmpty() && KeyAccess.servesKeyLookups(scan.plan()) && KeyAccess.hasPrefixKey(table);
     }
 
     @Override

@@ -14,8 +14,10 @@ import org.apache.fluss.metadata.TableInfo;
  * {@code dev.riffle.sql.exec.ScanExecutor} runs them.
  *
  * @param columns positions in the SQL table's row type, in output order
+ * @param filters conditions the read applies itself (every row it returns satisfies them)
  */
-public record ReadPlan(TableInfo table, Source source, Access access, List<Integer> columns, OptionalLong limit) {
+public record ReadPlan(TableInfo table, Source source, Access access, List<Integer> columns, OptionalLong limit,
+        List<PushedCondition> filters) {
 
     /** Which SQL table over the Fluss table: {@code t}, {@code t$log}, {@code t$lake}, {@code t$changelog}. */
     public enum Source {
@@ -87,6 +89,7 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
         requireNonNull(access, "access is null");
         columns = List.copyOf(columns);
         requireNonNull(limit, "limit is null");
+        filters = List.copyOf(filters);
     }
 
     /** A full read of every column. */
@@ -95,19 +98,32 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
         for (int i = 0; i < columnCount; i++) {
             all.add(i);
         }
-        return new ReadPlan(table, source, new Scan(), all, OptionalLong.empty());
+        return new ReadPlan(table, source, new Scan(), all, OptionalLong.empty(), List.of());
     }
 
     public ReadPlan withAccess(Access newAccess) {
-        return new ReadPlan(table, source, newAccess, columns, limit);
+        return new ReadPlan(table, source, newAccess, columns, limit, filters);
     }
 
     public ReadPlan withColumns(List<Integer> newColumns) {
-        return new ReadPlan(table, source, access, newColumns, limit);
+        return new ReadPlan(table, source, access, newColumns, limit, filters);
     }
 
     public ReadPlan withLimit(long rows) {
-        return new ReadPlan(table, source, access, columns, OptionalLong.of(rows));
+        return new ReadPlan(table, source, access, columns, OptionalLong.of(rows), filters);
+    }
+
+    public ReadPlan withFilters(List<PushedCondition> newFilters) {
+        return new ReadPlan(table, source, access, columns, limit, newFilters);
+    }
+
+    /**
+     * Whether a filter condition can be applied by the read itself: any condition on a read
+     * through the lake (the union read checks the lake's answer and the log tail), otherwise one on
+     * partition keys only (whole partitions are skipped).
+     */
+    public boolean absorbs(PushedCondition condition) {
+        return readsLake() || (table.isPartitioned() && table.getPartitionKeys().containsAll(condition.columns()));
     }
 
     public boolean primaryKeyTable() {
@@ -131,7 +147,7 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
 
     /** Whether a limit is served by Fluss's KV limit scan (PK tables read from Fluss alone). */
     public boolean kvLimitScan() {
-        return access instanceof Scan && limit.isPresent() && primaryKeyTable()
+        return access instanceof Scan && limit.isPresent() && primaryKeyTable() && filters.isEmpty()
                 && (source == Source.LOG || (source == Source.CURRENT && !readsLake()));
     }
 
@@ -145,9 +161,13 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
             path = "PrefixLookup[" + render(prefix.prefixColumns(), prefix.prefix()) + "]";
         } else if (limit.isPresent()) {
             path = "LimitScan[" + limit.getAsLong() + (kvLimitScan() ? ", kv" : ", " + scanName()) + "]";
-            return path;
+            return filters.isEmpty() ? path : path + filters.stream().map(PushedCondition::describe)
+                    .collect(Collectors.joining(" AND ", "[", "]"));
         } else {
             path = scanName();
+        }
+        if (!filters.isEmpty()) {
+            path += filters.stream().map(PushedCondition::describe).collect(Collectors.joining(" AND ", "[", "]"));
         }
         return limit.isPresent() ? path + " limit " + limit.getAsLong() : path;
     }

@@ -1,0 +1,90 @@
+package dev.riffle.sql.exec;
+
+import dev.riffle.sql.planner.PushedCondition;
+import dev.riffle.sql.planner.ReadPlan;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import org.apache.calcite.DataContext;
+import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.predicate.Predicate;
+import org.apache.fluss.predicate.PredicateBuilder;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.RowType;
+
+/**
+ * Turns the conditions a scan absorbed into a Fluss {@link Predicate} over the table's row type,
+ * binding {@code ?} parameters from the execution's {@link DataContext}; and decides which
+ * partitions can hold matching rows.
+ */
+final class ConditionPredicates {
+    private final RowType rowType;
+    private final PredicateBuilder builder;
+    private final DataContext context;
+
+    ConditionPredicates(RowType rowType, DataContext context) {
+        this.rowType = rowType;
+        this.builder = new PredicateBuilder(rowType);
+        this.context = context;
+    }
+
+    /** All conditions, as one predicate. */
+    Predicate predicate(List<PushedCondition> conditions) {
+        List<Predicate> predicates = new ArrayList<>();
+        for (PushedCondition condition : conditions) {
+            predicates.add(predicate(condition));
+        }
+        return PredicateBuilder.and(predicates);
+    }
+
+    /** The partitions whose key values satisfy every condition (the conditions read partition keys only). */
+    List<String> matchingPartitions(List<PartitionInfo> partitions, List<PushedCondition> conditions) {
+        Predicate predicate = predicate(conditions);
+        List<String> names = new ArrayList<>();
+        for (PartitionInfo partition : partitions) {
+            Map<String, Object> values = PredicateBuilder.convertSpecToInternal(
+                    partition.getPartitionSpec().getSpecMap(), rowType);
+            GenericRow row = new GenericRow(rowType.getFieldCount());
+            values.forEach((column, value) -> row.setField(rowType.getFieldIndex(column), value));
+            if (predicate.test(row)) {
+                names.add(partition.getPartitionName());
+            }
+        }
+        return names;
+    }
+
+    private Predicate predicate(PushedCondition condition) {
+        if (condition instanceof PushedCondition.AllOf all) {
+            return PredicateBuilder.and(all.children().stream().map(this::predicate).toList());
+        }
+        if (condition instanceof PushedCondition.AnyOf any) {
+            return PredicateBuilder.or(any.children().stream().map(this::predicate).toList());
+        }
+        PushedCondition.Leaf leaf = (PushedCondition.Leaf) condition;
+        int column = rowType.getFieldIndex(leaf.column());
+        List<Object> values = new ArrayList<>();
+        for (ReadPlan.KeyValue value : leaf.values()) {
+            Object sql = value.isParameter() ? context.get("?" + value.parameter()) : value.literal();
+            Object fluss = FlussValues.toFluss(sql, rowType.getTypeAt(column), leaf.column());
+            if (fluss == null) {
+                // a comparison with NULL holds for no row
+                return PredicateBuilder.and(builder.isNull(column), builder.isNotNull(column));
+            }
+            values.add(fluss);
+        }
+        return switch (leaf.op()) {
+            case EQ -> builder.equal(column, values.get(0));
+            case NE -> builder.notEqual(column, values.get(0));
+            case LT -> builder.lessThan(column, values.get(0));
+            case LE -> builder.lessOrEqual(column, values.get(0));
+            case GT -> builder.greaterThan(column, values.get(0));
+            case GE -> builder.greaterOrEqual(column, values.get(0));
+            case IN -> builder.in(column, values);
+            case IS_NULL -> builder.isNull(column);
+            case IS_NOT_NULL -> builder.isNotNull(column);
+            case STARTS_WITH -> builder.startsWith(column, values.get(0));
+            case ENDS_WITH -> builder.endsWith(column, values.get(0));
+            case CONTAINS -> builder.contains(column, values.get(0));
+        };
+    }
+}
