@@ -3,6 +3,7 @@ package dev.riffle.sql;
 import static dev.riffle.sql.SqlFixtures.connect;
 import static dev.riffle.sql.SqlFixtures.createTable;
 import static dev.riffle.sql.SqlFixtures.explain;
+import static dev.riffle.sql.SqlFixtures.explainPrepared;
 import static dev.riffle.sql.SqlFixtures.query;
 import static dev.riffle.sql.SqlFixtures.rows;
 import static org.assertj.core.api.Assertions.assertThat;
@@ -147,6 +148,19 @@ class AccessPathIT {
             assertThat(explain(sql, "SELECT * FROM " + orders + " ORDER BY amount LIMIT 5")).doesNotContain("LimitScan");
             assertThat(query(sql, "SELECT order_id FROM " + orders + " WHERE amount >= 10 LIMIT 3"))
                     .hasSize(3).allSatisfy(row -> assertThat(Long.parseLong(row)).isGreaterThanOrEqualTo(10));
+            // LIMIT ? is bound per execution, on the log and on the KV limit scan
+            assertThat(explainPrepared(sql, "SELECT order_id FROM " + orders + " LIMIT ?", 2))
+                    .contains("LimitScan[?0, LogScan]").doesNotContain("EnumerableLimit");
+            assertThat(explainPrepared(sql, "SELECT id FROM " + users + " LIMIT ?", 2)).contains("LimitScan[?0, kv]");
+            try (var limited = sql.prepareStatement("SELECT order_id FROM " + orders + " LIMIT ?");
+                    var kv = sql.prepareStatement("SELECT id FROM " + users + " LIMIT ?")) {
+                for (int rows : new int[] {0, 1, 7}) {
+                    limited.setInt(1, rows);
+                    assertThat(SqlFixtures.rows(limited.executeQuery())).hasSize(rows);
+                    kv.setInt(1, rows);
+                    assertThat(SqlFixtures.rows(kv.executeQuery())).hasSize(rows);
+                }
+            }
         }
     }
 

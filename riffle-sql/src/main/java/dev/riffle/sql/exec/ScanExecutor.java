@@ -64,12 +64,26 @@ public final class ScanExecutor {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<Object> enumerator() {
-                return new RowEnumerator(open(context), scalar, plan.limit().orElse(Long.MAX_VALUE));
+                long limit = limit(context);
+                return new RowEnumerator(limit == 0 ? RowSource.of(List.of()) : open(context, limit), scalar, limit);
             }
         };
     }
 
-    private RowSource open(DataContext context) {
+    /** The plan's row limit as bound for this execution ({@code Long.MAX_VALUE}: none). */
+    private long limit(DataContext context) {
+        if (plan.limit().isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        ReadPlan.KeyValue limit = plan.limit().get();
+        Object value = limit.isParameter() ? context.get("?" + limit.parameter()) : limit.literal();
+        if (!(value instanceof Number number) || number.longValue() < 0) {
+            throw new IllegalArgumentException("LIMIT must be a number of rows >= 0, got " + value);
+        }
+        return number.longValue();
+    }
+
+    private RowSource open(DataContext context, long limit) {
         if (plan.access() instanceof ReadPlan.Lookup lookup) {
             return RowSource.of(lookup(lookup, context));
         }
@@ -77,7 +91,7 @@ public final class ScanExecutor {
             return RowSource.of(prefixLookup(prefix, context));
         }
         if (plan.kvLimitScan()) {
-            return RowSource.of(kvLimitScan(plan.limit().getAsLong()));
+            return RowSource.of(kvLimitScan(limit));
         }
         ConditionPredicates conditions = new ConditionPredicates(plan.table().getRowType(), context);
         if (plan.readsLake()) {

@@ -103,7 +103,9 @@ public final class FlussScan extends TableScan implements EnumerableRel {
         // each absorbed condition is assumed to keep a quarter of the rows, as Calcite guesses for filters
         rows *= Math.pow(0.25, plan.filters().size());
         if (plan.limit().isPresent()) {
-            rows = Math.min(rows, plan.limit().getAsLong());
+            // a ? limit is unknown while planning; any limit makes the read small
+            ReadPlan.KeyValue limit = plan.limit().get();
+            rows = Math.min(rows, limit.isParameter() ? 100 : ((Number) limit.literal()).doubleValue());
         }
         return Math.max(rows, 1);
     }

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
 import java.util.List;
-import java.util.OptionalLong;
+import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.fluss.metadata.TableInfo;
 
@@ -14,9 +14,10 @@ import org.apache.fluss.metadata.TableInfo;
  * {@code dev.riffle.sql.exec.ScanExecutor} runs them.
  *
  * @param columns positions in the SQL table's row type, in output order
+ * @param limit at most this many rows: a literal or a {@code ?} parameter
  * @param filters conditions the read applies itself (every row it returns satisfies them)
  */
-public record ReadPlan(TableInfo table, Source source, Access access, List<Integer> columns, OptionalLong limit,
+public record ReadPlan(TableInfo table, Source source, Access access, List<Integer> columns, Optional<KeyValue> limit,
         List<PushedCondition> filters) {
 
     /** Which SQL table over the Fluss table: {@code t}, {@code t$log}, {@code t$lake}, {@code t$changelog}. */
@@ -98,7 +99,7 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
         for (int i = 0; i < columnCount; i++) {
             all.add(i);
         }
-        return new ReadPlan(table, source, new Scan(), all, OptionalLong.empty(), List.of());
+        return new ReadPlan(table, source, new Scan(), all, Optional.empty(), List.of());
     }
 
     public ReadPlan withAccess(Access newAccess) {
@@ -110,7 +111,11 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
     }
 
     public ReadPlan withLimit(long rows) {
-        return new ReadPlan(table, source, access, columns, OptionalLong.of(rows), filters);
+        return withLimit(KeyValue.literal(rows));
+    }
+
+    public ReadPlan withLimit(KeyValue rows) {
+        return new ReadPlan(table, source, access, columns, Optional.of(rows), filters);
     }
 
     public ReadPlan withFilters(List<PushedCondition> newFilters) {
@@ -160,7 +165,7 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
         } else if (access instanceof PrefixLookup prefix) {
             path = "PrefixLookup[" + render(prefix.prefixColumns(), prefix.prefix()) + "]";
         } else if (limit.isPresent()) {
-            path = "LimitScan[" + limit.getAsLong() + (kvLimitScan() ? ", kv" : ", " + scanName()) + "]";
+            path = "LimitScan[" + limit.get() + (kvLimitScan() ? ", kv" : ", " + scanName()) + "]";
             return filters.isEmpty() ? path : path + filters.stream().map(PushedCondition::describe)
                     .collect(Collectors.joining(" AND ", "[", "]"));
         } else {
@@ -169,7 +174,7 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
         if (!filters.isEmpty()) {
             path += filters.stream().map(PushedCondition::describe).collect(Collectors.joining(" AND ", "[", "]"));
         }
-        return limit.isPresent() ? path + " limit " + limit.getAsLong() : path;
+        return limit.isPresent() ? path + " limit " + limit.get() : path;
     }
 
     private static String render(List<String> names, List<KeyValue> values) {
