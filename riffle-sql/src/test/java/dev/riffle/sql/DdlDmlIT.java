@@ -101,6 +101,11 @@ class DdlDmlIT {
                     Statement s = scoped.createStatement()) {
                 s.execute("CREATE TABLE t (id INT)");
                 assertThat(query(scoped, "SELECT count(*) FROM t")).containsExactly("0");
+                // an unknown column is named together with the columns there are
+                assertThatThrownBy(() -> query(scoped, "SELECT ID FROM t")).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("Column 'ID' not found").hasMessageContaining("columns: " + db + ".t(id)");
+                assertThatThrownBy(() -> query(sql, "SELECT x.nope FROM " + db + ".t AS x JOIN " + db
+                        + ".t AS y ON x.id = y.id")).hasMessageContaining("columns: " + db + ".t(id)");
             }
         }
     }

@@ -1,6 +1,7 @@
 package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.planner.FlussRules;
+import java.util.Optional;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
@@ -33,6 +34,10 @@ final class RifflePrepare extends CalcitePrepareImpl {
             while (cause.getMessage() != null && cause.getMessage().startsWith("Error while applying rule")
                     && cause.getCause() instanceof RuntimeException inner) {
                 cause = inner;
+            }
+            Optional<String> hint = UnknownColumnHint.forMessage(cause.getMessage(), query.sql, context);
+            if (hint.isPresent()) {
+                throw new IllegalArgumentException(cause.getMessage() + hint.get(), cause);
             }
             throw (RuntimeException) cause;
         }
