@@ -170,6 +170,32 @@ class DdlDmlIT {
     }
 
     @Test
+    void arraysAndMapsAreSqlArraysAndMaps(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("nested");
+        try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".docs (id INT, tags ARRAY<STRING>, counts MAP<STRING, BIGINT>,"
+                    + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')");
+            statement.execute("CREATE TABLE " + db + ".docs_log (id INT, tags ARRAY<STRING>, counts MAP<STRING, BIGINT>)"
+                    + " WITH ('bucket.num' = '1')");
+            for (String table : new String[] {"docs", "docs_log"}) {
+                assertThat(statement.executeUpdate("INSERT INTO " + db + "." + table + " VALUES"
+                        + " (1, ARRAY['a', 'b'], MAP['x', CAST(1 AS BIGINT), 'y', CAST(2 AS BIGINT)]),"
+                        + " (2, ARRAY['c', CAST(NULL AS VARCHAR)], NULL)")).isEqualTo(2);
+                // read from the log (Arrow) and, for the PK table, by point lookup (Fluss rows)
+                assertThat(query(sql, "SELECT id, tags[2], cardinality(tags), counts['y'] FROM " + db + "." + table
+                        + " ORDER BY id")).containsExactly("1|b|2|2", "2|null|2|null");
+                try (var rs = statement.executeQuery("SELECT tags, counts FROM " + db + "." + table + " WHERE id = 1")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat((Object[]) rs.getArray(1).getArray()).containsExactly("a", "b");
+                    assertThat(rs.getObject(2)).isEqualTo(java.util.Map.of("x", 1L, "y", 2L));
+                }
+            }
+            assertThat(explain(sql, "SELECT tags FROM " + db + ".docs WHERE id = 1")).contains("PointLookup");
+        }
+    }
+
+    @Test
     void badWritesNameTheProblemAndWriteNothing(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("baddml");
         try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {

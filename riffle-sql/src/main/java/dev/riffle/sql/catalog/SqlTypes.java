@@ -5,11 +5,13 @@ import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.BinaryType;
 import org.apache.fluss.types.CharType;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.RowType;
 
 /**
@@ -17,8 +19,10 @@ import org.apache.fluss.types.RowType;
  *
  * <p>{@code STRING} is {@code VARCHAR}, {@code BYTES} is {@code VARBINARY}, {@code FLOAT} is
  * {@code REAL}, {@code TIMESTAMP_LTZ} is {@code TIMESTAMP WITH LOCAL TIME ZONE}; times and
- * timestamps carry milliseconds (Calcite's precision). {@code ARRAY}, {@code MAP} and
- * {@code ROW} columns are shown as {@code VARCHAR} text for now.
+ * timestamps carry milliseconds (Calcite's precision). {@code ARRAY} and {@code MAP} are SQL
+ * arrays and maps ({@code tags[1]}, {@code attrs['k']}); {@code ROW} columns are shown as
+ * {@code VARCHAR} text, because Calcite's generated code wants its own record classes for nested
+ * rows.
  */
 public final class SqlTypes {
     /** Calcite keeps times and timestamps in milliseconds. */
@@ -54,6 +58,9 @@ public final class SqlTypes {
             case TIMESTAMP_WITHOUT_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIMESTAMP, MAX_TIME_PRECISION);
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
                     factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, MAX_TIME_PRECISION);
+            case ARRAY -> factory.createArrayType(sqlType(factory, ((ArrayType) type).getElementType()), -1);
+            case MAP -> factory.createMapType(sqlType(factory, ((MapType) type).getKeyType()),
+                    sqlType(factory, ((MapType) type).getValueType()));
             default -> factory.createSqlType(SqlTypeName.VARCHAR);
         };
         return factory.createTypeWithNullability(sql, type.isNullable());

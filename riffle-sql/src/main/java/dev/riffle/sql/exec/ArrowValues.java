@@ -2,7 +2,6 @@ package dev.riffle.sql.exec;
 
 import java.nio.charset.StandardCharsets;
 import java.util.function.IntFunction;
-import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -24,6 +23,13 @@ import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.avatica.util.ByteString;
+import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.complex.MapVector;
+import org.apache.arrow.vector.complex.StructVector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 
 /**
  * Reads Arrow vectors (as Riffle's readers produce them) into the Java values Calcite's
@@ -80,8 +86,28 @@ final class ArrowValues {
                 case MICROSECOND -> row -> Math.floorDiv(v.get(row), 1000L);
                 case NANOSECOND -> row -> Math.floorDiv(v.get(row), 1_000_000L);
             };
-        } else if (vector instanceof BaseFixedWidthVector || vector != null) {
-            // ARRAY, MAP, ROW: shown as text for now (see SqlTypes).
+        } else if (vector instanceof MapVector v) {
+            StructVector entries = (StructVector) v.getDataVector();
+            IntFunction<Object> keys = reader((FieldVector) entries.getChildrenFromFields().get(0));
+            IntFunction<Object> values = reader((FieldVector) entries.getChildrenFromFields().get(1));
+            return row -> {
+                Map<Object, Object> map = new LinkedHashMap<>();
+                for (int i = v.getElementStartIndex(row); i < v.getElementEndIndex(row); i++) {
+                    map.put(keys.apply(i), values.apply(i));
+                }
+                return map;
+            };
+        } else if (vector instanceof ListVector v) {
+            IntFunction<Object> elements = reader(v.getDataVector());
+            return row -> {
+                List<Object> list = new ArrayList<>();
+                for (int i = v.getElementStartIndex(row); i < v.getElementEndIndex(row); i++) {
+                    list.add(elements.apply(i));
+                }
+                return list;
+            };
+        } else if (vector != null) {
+            // ROW: shown as text (see SqlTypes).
             return row -> String.valueOf(vector.getObject(row));
         }
         throw new IllegalArgumentException("No vector");

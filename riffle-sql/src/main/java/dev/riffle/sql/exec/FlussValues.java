@@ -1,13 +1,23 @@
 package dev.riffle.sql.exec;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.GenericArray;
+import org.apache.fluss.row.GenericMap;
+import org.apache.fluss.row.InternalArray;
+import org.apache.fluss.row.InternalMap;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.row.TimestampLtz;
 import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.DecimalType;
 
 /**
@@ -19,19 +29,47 @@ final class FlussValues {
 
     /** Calcite's value of one field of a Fluss row. */
     static Object toSql(InternalRow row, int position, DataType type) {
-        Object value = InternalRow.createFieldGetter(type, position).getFieldOrNull(row);
+        return internalToSql(InternalRow.createFieldGetter(type, position).getFieldOrNull(row), type);
+    }
+
+    /** Calcite's value of one Fluss internal value ({@code ARRAY}: a {@code List}, {@code MAP}: a {@code Map}). */
+    private static Object internalToSql(Object value, DataType type) {
         if (value == null) {
             return null;
         }
         return switch (type.getTypeRoot()) {
+            case ARRAY -> {
+                DataType elementType = ((ArrayType) type).getElementType();
+                yield elements((InternalArray) value, elementType);
+            }
+            case MAP -> {
+                MapType mapType = (MapType) type;
+                InternalMap map = (InternalMap) value;
+                List<Object> keys = elements(map.keyArray(), mapType.getKeyType());
+                List<Object> values = elements(map.valueArray(), mapType.getValueType());
+                Map<Object, Object> out = new LinkedHashMap<>();
+                for (int i = 0; i < keys.size(); i++) {
+                    out.put(keys.get(i), values.get(i));
+                }
+                yield out;
+            }
             case CHAR, STRING -> value.toString();
             case BINARY, BYTES -> new ByteString((byte[]) value);
             case DECIMAL -> ((Decimal) value).toBigDecimal();
             case TIMESTAMP_WITHOUT_TIME_ZONE -> ((TimestampNtz) value).getMillisecond();
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((TimestampLtz) value).getEpochMillisecond();
-            case ARRAY, MAP, ROW -> String.valueOf(value);
+            case ROW -> String.valueOf(value);
             default -> value;
         };
+    }
+
+    private static List<Object> elements(InternalArray array, DataType elementType) {
+        InternalArray.ElementGetter getter = InternalArray.createElementGetter(elementType);
+        List<Object> out = new ArrayList<>(array.size());
+        for (int i = 0; i < array.size(); i++) {
+            out.add(internalToSql(getter.getElementOrNull(array, i), elementType));
+        }
+        return out;
     }
 
     /**
@@ -60,12 +98,38 @@ final class FlussValues {
                 case DATE, TIME_WITHOUT_TIME_ZONE -> Math.toIntExact(temporal(value));
                 case TIMESTAMP_WITHOUT_TIME_ZONE -> TimestampNtz.fromMillis(temporal(value));
                 case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TimestampLtz.fromEpochMillis(temporal(value));
+                case ARRAY -> {
+                    DataType elementType = ((ArrayType) type).getElementType();
+                    List<?> list = (List<?>) value;
+                    Object[] elements = new Object[list.size()];
+                    for (int i = 0; i < elements.length; i++) {
+                        elements[i] = element(list.get(i), elementType, column);
+                    }
+                    yield new GenericArray(elements);
+                }
+                case MAP -> {
+                    MapType mapType = (MapType) type;
+                    Map<Object, Object> map = new LinkedHashMap<>();
+                    for (Map.Entry<?, ?> entry : ((Map<?, ?>) value).entrySet()) {
+                        map.put(element(entry.getKey(), mapType.getKeyType(), column),
+                                element(entry.getValue(), mapType.getValueType(), column));
+                    }
+                    yield new GenericMap(map);
+                }
                 default -> throw new IllegalArgumentException("values of type " + type + " are not supported in SQL yet");
             };
         } catch (ArithmeticException | ClassCastException | NumberFormatException e) {
             throw new IllegalArgumentException("Value " + value + " (" + value.getClass().getSimpleName()
                     + ") does not fit column " + column + " of type " + type, e);
         }
+    }
+
+    private static Object element(Object value, DataType type, String column) {
+        Object fluss = toFluss(value, type, column);
+        if (fluss == null && !type.isNullable()) {
+            throw new IllegalArgumentException("column " + column + " holds " + type + ", which has no room for NULL");
+        }
+        return fluss;
     }
 
     private static long inRange(long value, long min, long max) {
