@@ -202,15 +202,15 @@ class RandomPushdownIT {
         }
     }
 
+    /** One multi-row INSERT per call (a statement per row would wait for Fluss's acknowledgement each time). */
     private static void insert(java.sql.Connection sql, String table, List<Row> rows) throws Exception {
-        try (PreparedStatement insert = sql.prepareStatement("INSERT INTO " + table + " VALUES (?, ?, ?, ?)")) {
-            for (Row row : rows) {
-                insert.setInt(1, row.k());
-                insert.setString(2, row.p());
-                insert.setString(3, row.s());
-                insert.setObject(4, row.v(), java.sql.Types.INTEGER);
-                assertThat(insert.executeUpdate()).isEqualTo(1);
-            }
+        List<String> values = new ArrayList<>();
+        for (Row row : rows) {
+            values.add("(" + row.k() + ", '" + row.p() + "', '" + row.s() + "', " + row.v() + ")");
+        }
+        try (Statement statement = sql.createStatement()) {
+            assertThat(statement.executeUpdate("INSERT INTO " + table + " VALUES " + String.join(", ", values)))
+                    .isEqualTo(rows.size());
         }
     }
 }
