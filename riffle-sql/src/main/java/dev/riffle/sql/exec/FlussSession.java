@@ -25,8 +25,11 @@ import org.apache.fluss.metadata.TablePath;
  * reuse. Thread-safe; closed with the JDBC connection.
  */
 public final class FlussSession implements AutoCloseable {
-    /** Point lookups wait this long for a batch to fill; Fluss's 100 ms default would dominate a query. */
-    public static final String DEFAULT_LOOKUP_BATCH_TIMEOUT = "1ms";
+    /**
+     * Point lookups wait this long for a batch to fill; a lone lookup always waits all of it, so
+     * Fluss's 100 ms default (and even 1 ms) would dominate a point query.
+     */
+    public static final String DEFAULT_LOOKUP_BATCH_TIMEOUT = "100micros";
     private static final long TIMEOUT_SECONDS = 60;
 
     private final Riffle riffle;

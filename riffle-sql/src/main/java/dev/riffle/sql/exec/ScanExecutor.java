@@ -48,6 +48,8 @@ import org.apache.fluss.utils.CloseableIterator;
 public final class ScanExecutor {
     private final FlussSession session;
     private final ReadPlan plan;
+    /** The session's lookuper for this plan, found once: a prepared point query runs it many times. */
+    private volatile Lookuper lookuper;
 
     public ScanExecutor(FlussSession session, ReadPlan plan) {
         this.session = requireNonNull(session, "session is null");
@@ -113,7 +115,7 @@ public final class ScanExecutor {
 
     private List<Object[]> lookup(ReadPlan.Lookup lookup, DataContext context) {
         TableInfo info = plan.table();
-        Lookuper lookuper = session.lookuper(info, List.of());
+        Lookuper lookuper = lookuper(List.of());
         List<CompletableFuture<LookupResult>> pending = new ArrayList<>();
         for (List<ReadPlan.KeyValue> key : lookup.keys()) {
             GenericRow row = keyRow(lookup.keyColumns(), key, context);
@@ -136,13 +138,22 @@ public final class ScanExecutor {
         if (row == null) {
             return List.of();
         }
-        Lookuper lookuper = session.lookuper(info, prefix.prefixColumns());
+        Lookuper lookuper = lookuper(prefix.prefixColumns());
         List<Object[]> rows = new ArrayList<>();
         for (InternalRow found : FlussSession.await(lookuper.lookup(row), "prefix-look up " + info.getTablePath())
                 .getRowList()) {
             rows.add(project(found));
         }
         return rows;
+    }
+
+    private Lookuper lookuper(List<String> columns) {
+        Lookuper known = lookuper;
+        if (known == null) {
+            known = session.lookuper(plan.table(), columns);
+            lookuper = known;
+        }
+        return known;
     }
 
     /** The key as Fluss wants it, or null when a value is SQL NULL (which equals nothing). */
