@@ -1,18 +1,15 @@
 package dev.riffle.sql.planner;
 
-import dev.riffle.sql.catalog.SqlTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
-import org.apache.calcite.rex.RexDynamicParam;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
-import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.RowType;
 
 /**
@@ -108,7 +105,7 @@ final class ConditionTranslator {
         if (column.isEmpty()) {
             return Optional.empty();
         }
-        Optional<ReadPlan.KeyValue> value = value(right, rowType.getTypeAt(column.get()));
+        Optional<ReadPlan.KeyValue> value = Optional.ofNullable(KeyEqualities.value(right, rowType.getTypeAt(column.get())));
         PushedCondition.Op finalOp = op;
         return value.map(v -> new PushedCondition.Leaf(name(column.get()), finalOp, List.of(v)));
     }
@@ -151,20 +148,5 @@ final class ConditionTranslator {
 
     private String name(int column) {
         return rowType.getFieldNames().get(column);
-    }
-
-    private static Optional<ReadPlan.KeyValue> value(RexNode node, DataType type) {
-        if (node instanceof RexDynamicParam param) {
-            return Optional.of(ReadPlan.KeyValue.parameter(param.getIndex()));
-        }
-        if (node instanceof RexLiteral literal && !literal.isNull()) {
-            try {
-                Object value = literal.getValueAs(SqlTypes.internalClass(type));
-                return Optional.ofNullable(value).map(ReadPlan.KeyValue::literal);
-            } catch (RuntimeException e) {
-                return Optional.empty(); // a literal of another type: Calcite compares it
-            }
-        }
-        return Optional.empty();
     }
 }

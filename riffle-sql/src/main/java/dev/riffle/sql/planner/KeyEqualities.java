@@ -89,7 +89,8 @@ final class KeyEqualities {
         return rest;
     }
 
-    private static ReadPlan.KeyValue value(RexNode node, DataType type) {
+    /** A literal or {@code ?} compared with a column of {@code type}, or null when it is neither (or does not fit). */
+    static ReadPlan.KeyValue value(RexNode node, DataType type) {
         if (node instanceof RexDynamicParam param) {
             return ReadPlan.KeyValue.parameter(param.getIndex());
         }

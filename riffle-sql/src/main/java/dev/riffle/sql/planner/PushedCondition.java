@@ -42,6 +42,10 @@ public sealed interface PushedCondition {
     /** As EXPLAIN shows it. */
     String describe();
 
+    private static List<String> columnsOf(List<PushedCondition> children) {
+        return children.stream().flatMap(c -> c.columns().stream()).distinct().toList();
+    }
+
     /** {@code column op values}; unary operators have no values, {@code IN} has one or more. */
     record Leaf(String column, Op op, List<ReadPlan.KeyValue> values) implements PushedCondition {
         public Leaf {
@@ -76,7 +80,7 @@ public sealed interface PushedCondition {
 
         @Override
         public List<String> columns() {
-            return children.stream().flatMap(c -> c.columns().stream()).distinct().toList();
+            return columnsOf(children);
         }
 
         @Override
@@ -93,7 +97,7 @@ public sealed interface PushedCondition {
 
         @Override
         public List<String> columns() {
-            return children.stream().flatMap(c -> c.columns().stream()).distinct().toList();
+            return columnsOf(children);
         }
 
         @Override
