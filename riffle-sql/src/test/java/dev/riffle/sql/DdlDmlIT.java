@@ -211,6 +211,8 @@ class DdlDmlIT {
                         .hasMessageContaining("Row 2").hasMessageContaining("column v is NOT NULL")
                         .hasMessageContaining("nothing was written");
             }
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE " + db + ".log ADD x INT"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("Unsupported statement ALTER TABLE");
             assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO " + db + ".log VALUES (1, 300)"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("300");
             assertThat(query(sql, "SELECT count(*) FROM " + db + ".log")).containsExactly("0");
@@ -225,6 +227,12 @@ class DdlDmlIT {
             assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO " + db + ".pk VALUES (1, 'a', 'extra')"))
                     .isInstanceOf(SQLException.class);
             assertThat(query(sql, "SELECT count(*) FROM " + db + ".pk")).containsExactly("0");
+
+            // a string compared with a number is an error naming the value, not a crash of the caller
+            statement.executeUpdate("INSERT INTO " + db + ".log VALUES (1, 1)");
+            assertThatThrownBy(() -> query(sql, "SELECT * FROM " + db + ".log WHERE id = 'abc'"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("\"abc\"")
+                    .hasMessageContaining("numeric column");
         }
     }
 }

@@ -38,7 +38,7 @@ public final class DdlParser {
             parser = new DdlParser(sql);
         } catch (DdlSyntaxException e) {
             // not ours to judge unless it is DDL; Calcite reports its own syntax errors
-            return firstWord(sql).filter(w -> w.equals("CREATE") || w.equals("DROP")).isPresent()
+            return firstWord(sql).filter(w -> w.equals("CREATE") || w.equals("DROP") || w.equals("ALTER")).isPresent()
                     ? rethrow(e) : Optional.empty();
         }
         if (parser.tokens.isEmpty()) {
@@ -50,6 +50,10 @@ public final class DdlParser {
         }
         if (first.is("DROP")) {
             return Optional.of(parser.drop());
+        }
+        if (first.is("ALTER")) {
+            parser.next++;
+            throw parser.unsupported("ALTER " + parser.peekText());
         }
         return Optional.empty();
     }
@@ -340,7 +344,7 @@ public final class DdlParser {
 
     private DdlSyntaxException unsupported(String statement) {
         return new DdlSyntaxException("Unsupported statement " + statement.strip() + "; Riffle runs CREATE/DROP DATABASE"
-                + " (or SCHEMA) and CREATE/DROP TABLE");
+                + " (or SCHEMA) and CREATE/DROP TABLE (no ALTER yet: use Fluss's admin API or Flink SQL)");
     }
 
     private String where(int offset) {

@@ -28,7 +28,7 @@ final class RifflePrepare extends CalcitePrepareImpl {
     public <T> CalciteSignature<T> prepareSql(org.apache.calcite.jdbc.CalcitePrepare.Context context, Query<T> query,
             java.lang.reflect.Type elementType, long maxRowCount) {
         try {
-            return super.prepareSql(context, query, elementType, maxRowCount);
+            return ConstantFailures.guard(super.prepareSql(context, query, elementType, maxRowCount));
         } catch (RuntimeException e) {
             Throwable cause = e;
             while (cause.getMessage() != null && cause.getMessage().startsWith("Error while applying rule")
