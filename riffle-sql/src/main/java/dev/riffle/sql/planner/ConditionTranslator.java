@@ -3,6 +3,7 @@ package dev.riffle.sql.planner;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
@@ -10,6 +11,7 @@ import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.rex.RexUtil;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.fluss.types.RowType;
 
 /**
@@ -95,19 +97,19 @@ final class ConditionTranslator {
         };
         RexNode left = call.getOperands().get(0);
         RexNode right = call.getOperands().get(1);
-        if (!(left instanceof RexInputRef)) {
-            RexNode swap = left;
-            left = right;
-            right = swap;
+        Optional<Integer> column = column(left);
+        if (column.isEmpty()) {
+            column = column(right);
+            right = left;
             op = op.flipped();
         }
-        Optional<Integer> column = column(left);
         if (column.isEmpty()) {
             return Optional.empty();
         }
-        Optional<ReadPlan.KeyValue> value = Optional.ofNullable(KeyEqualities.value(right, rowType.getTypeAt(column.get())));
-        PushedCondition.Op finalOp = op;
-        return value.map(v -> new PushedCondition.Leaf(name(column.get()), finalOp, List.of(v)));
+        int index = column.get();
+        ReadPlan.KeyValue value = KeyEqualities.value(right, rowType.getTypeAt(index));
+        return value == null ? Optional.empty()
+                : Optional.of(new PushedCondition.Leaf(name(index), op, List.of(value)));
     }
 
     private Optional<PushedCondition> like(RexCall call) {
@@ -132,6 +134,11 @@ final class ConditionTranslator {
 
     /** The table column a node reads directly, if it is one whose values Fluss's predicates compare correctly. */
     private Optional<Integer> column(RexNode node) {
+        if (node instanceof RexCall cast && cast.getKind() == SqlKind.CAST
+                && cast.getOperands().get(0) instanceof RexInputRef inner
+                && losslessWidening(inner.getType(), cast.getType())) {
+            node = inner; // Calcite widens a column to compare it with a wider literal; the value is the same
+        }
         if (!(node instanceof RexInputRef ref)) {
             return Optional.empty();
         }
@@ -144,6 +151,19 @@ final class ConditionTranslator {
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE, ARRAY, MAP, ROW, BINARY, BYTES -> Optional.empty();
             default -> Optional.of(column);
         };
+    }
+
+    /** Integers to wider integers, decimals to more digits at the same scale: every value stays equal. */
+    private static boolean losslessWidening(RelDataType from, RelDataType to) {
+        SqlTypeName source = from.getSqlTypeName();
+        SqlTypeName target = to.getSqlTypeName();
+        List<SqlTypeName> integers = List.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER,
+                SqlTypeName.BIGINT);
+        if (integers.contains(source) && integers.contains(target)) {
+            return integers.indexOf(target) >= integers.indexOf(source);
+        }
+        return source == SqlTypeName.DECIMAL && target == SqlTypeName.DECIMAL && from.getScale() == to.getScale()
+                && to.getPrecision() >= from.getPrecision();
     }
 
     private String name(int column) {
