@@ -93,6 +93,8 @@ class DdlDmlIT {
                     .isInstanceOf(SQLException.class).hasMessageContaining("names no database");
             assertThatThrownBy(() -> statement.execute("DROP TABLE " + db + ".missing"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("IF EXISTS");
+            assertThatThrownBy(() -> query(sql, "SELECT * FROM no_such_db_" + db + ".t"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("databases: [").hasMessageContaining(db);
             assertThatThrownBy(() -> statement.execute("CREATE TABLE no_such_db_" + db + ".t (id INT)"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("Databases: [");
             // the default schema of the connection names the database

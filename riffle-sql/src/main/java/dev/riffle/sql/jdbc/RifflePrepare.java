@@ -35,7 +35,7 @@ final class RifflePrepare extends CalcitePrepareImpl {
                     && cause.getCause() instanceof RuntimeException inner) {
                 cause = inner;
             }
-            Optional<String> hint = UnknownColumnHint.forMessage(cause.getMessage(), query.sql, context);
+            Optional<String> hint = UnknownNameHint.forMessage(cause.getMessage(), query.sql, context);
             if (hint.isPresent()) {
                 throw new IllegalArgumentException(cause.getMessage() + hint.get(), cause);
             }

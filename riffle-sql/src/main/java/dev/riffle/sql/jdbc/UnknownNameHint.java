@@ -25,20 +25,33 @@ import org.apache.fluss.metadata.TablePath;
 
 /**
  * Completes Calcite's "Column 'x' not found" with the columns of the tables the statement reads,
- * so a user sees what exists instead of guessing.
+ * and "Object 'x' not found" (an unknown database) with the databases there are, so a user sees
+ * what exists instead of guessing. (Unknown tables are named with the database's tables by the
+ * catalog itself.)
  */
-final class UnknownColumnHint {
+final class UnknownNameHint {
     private static final Pattern NOT_FOUND = Pattern.compile("Column '([^']+)' not found in (any table|table '[^']+')");
+    private static final Pattern NO_SCHEMA = Pattern.compile("Object '([^']+)' not found$");
 
-    private UnknownColumnHint() {}
+    private UnknownNameHint() {}
 
     /** The hint for an error message, if the message is about an unknown column. */
     static Optional<String> forMessage(String message, String sql, CalcitePrepare.Context context) {
         if (message == null) {
             return Optional.empty();
         }
+        if (!(context.getRootSchema().schema instanceof FlussRootSchema root)) {
+            return Optional.empty();
+        }
+        if (NO_SCHEMA.matcher(message).find()) {
+            try {
+                return Optional.of("; databases: " + new java.util.TreeSet<>(root.session().databases()));
+            } catch (RuntimeException e) {
+                return Optional.empty();
+            }
+        }
         Matcher matcher = NOT_FOUND.matcher(message);
-        if (!matcher.find() || !(context.getRootSchema().schema instanceof FlussRootSchema root)) {
+        if (!matcher.find()) {
             return Optional.empty();
         }
         try {
