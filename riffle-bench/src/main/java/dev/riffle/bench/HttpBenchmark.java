@@ -63,8 +63,12 @@ import org.apache.fluss.types.DataTypes;
  * <pre>
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=HttpBenchmark -Dbench.args="50000 1000000"
  * </pre>
- * Arguments: lookups per side (default 50,000) and rows ingested per side (default 1,000,000;
- * JSON ingests a fifth of it).
+ * Arguments: lookups per side (default 50,000), rows ingested per side (default 1,000,000;
+ * JSON ingests a fifth of it), and the HTTP client: {@code raw} (default: {@link HttpBenchmarkClient},
+ * one blocking keep-alive connection per client thread, as wrk would drive the gateway) or
+ * {@code jdk} ({@code java.net.http.HttpClient}, whose own CPU per small request is several times
+ * the gateway's and, on a two-core machine shared by client, gateway and cluster, is charged to
+ * the HTTP side).
  */
 public final class HttpBenchmark {
     private static final int BUCKETS = 4;
@@ -89,6 +93,10 @@ public final class HttpBenchmark {
         values.removeIf(String::isEmpty);
         int lookups = values.size() > 0 ? Integer.parseInt(values.get(0)) : 50_000;
         int ingestRows = values.size() > 1 ? Integer.parseInt(values.get(1)) : 1_000_000;
+        boolean jdkClient = values.size() > 2 && values.get(2).equals("jdk");
+        if (values.size() > 2 && !jdkClient && !values.get(2).equals("raw")) {
+            throw new IllegalArgumentException("The third argument is the HTTP client: raw or jdk, got " + values.get(2));
+        }
 
         Path dataDir = Files.createTempDirectory("riffle-http-bench");
         try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false).start()) {
@@ -100,10 +108,17 @@ public final class HttpBenchmark {
                 try (Admin admin = connection.getAdmin()) {
                     admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
                 }
-                HttpClient http = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
+                HttpClient jdk = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1)
                         .connectTimeout(Duration.ofSeconds(10)).build();
-                lookups(connection, gateway, http, lookups);
-                ingest(connection, gateway, http, ingestRows);
+                Http http = jdkClient ? jdkHttp(jdk) : new RawHttp(URI.create(gateway.url()));
+                System.out.printf(Locale.ROOT, "HTTP client: %s%n", jdkClient ? "java.net.http.HttpClient (jdk)"
+                        : "one blocking keep-alive connection per client thread (raw)");
+                try {
+                    lookups(connection, gateway, http, lookups);
+                    ingest(connection, gateway, http, ingestRows);
+                } finally {
+                    http.close();
+                }
             }
         } finally {
             try (var paths = Files.walk(dataDir)) {
@@ -112,9 +127,61 @@ public final class HttpBenchmark {
         }
     }
 
+    /** How the benchmark sends HTTP requests: a status and a body back. */
+    private interface Http extends AutoCloseable {
+        HttpBenchmarkClient.Response send(String url, String contentType, byte[] body) throws Exception;
+
+        @Override
+        default void close() throws Exception {}
+    }
+
+    private static Http jdkHttp(HttpClient client) {
+        return (url, contentType, body) -> {
+            HttpRequest.Builder request = HttpRequest.newBuilder(URI.create(url)).timeout(Duration.ofMinutes(2));
+            if (body == null) {
+                request.GET();
+            } else {
+                request.header("Content-Type", contentType).POST(HttpRequest.BodyPublishers.ofByteArray(body));
+            }
+            HttpResponse<byte[]> response = client.send(request.build(), HttpResponse.BodyHandlers.ofByteArray());
+            return new HttpBenchmarkClient.Response(response.statusCode(), response.body());
+        };
+    }
+
+    /** A {@link HttpBenchmarkClient} per calling thread, each with its own keep-alive connection. */
+    private static final class RawHttp implements Http {
+        private final URI base;
+        private final List<HttpBenchmarkClient> all = java.util.Collections.synchronizedList(new ArrayList<>());
+        private final ThreadLocal<HttpBenchmarkClient> mine;
+
+        RawHttp(URI base) {
+            this.base = base;
+            this.mine = ThreadLocal.withInitial(() -> {
+                HttpBenchmarkClient client = new HttpBenchmarkClient(base);
+                all.add(client);
+                return client;
+            });
+        }
+
+        @Override
+        public HttpBenchmarkClient.Response send(String url, String contentType, byte[] body) throws IOException {
+            String path = url.substring(base.toString().length());
+            return body == null ? mine.get().get(path) : mine.get().post(path, contentType, body);
+        }
+
+        @Override
+        public void close() throws IOException {
+            synchronized (all) {
+                for (HttpBenchmarkClient client : all) {
+                    client.close();
+                }
+            }
+        }
+    }
+
     // ---- (a) point lookups ----
 
-    private static void lookups(Connection connection, Gateway gateway, HttpClient http, int lookups) throws Exception {
+    private static void lookups(Connection connection, Gateway gateway, Http http, int lookups) throws Exception {
         TablePath path = TablePath.of("bench", "kv");
         create(connection, path, KV);
         try (Table table = connection.getTable(path)) {
@@ -137,18 +204,9 @@ public final class HttpBenchmark {
                     throw new IllegalStateException("key " + key + " not found");
                 }
             };
-            Caller rest = key -> {
-                HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(rowUrl + key)).GET().build(),
-                        HttpResponse.BodyHandlers.ofByteArray());
-                expect(response, 200);
-            };
-            Caller overSql = key -> {
-                HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(sqlUrl))
-                        .header("Content-Type", "application/json")
-                        .POST(HttpRequest.BodyPublishers.ofString("{\"sql\": \"" + sql + "\", \"parameters\": [" + key + "]}"))
-                        .build(), HttpResponse.BodyHandlers.ofByteArray());
-                expect(response, 200);
-            };
+            Caller rest = key -> expect(http.send(rowUrl + key, null, null), 200);
+            Caller overSql = key -> expect(http.send(sqlUrl, "application/json",
+                    ("{\"sql\": \"" + sql + "\", \"parameters\": [" + key + "]}").getBytes(UTF_8)), 200);
             // Warm up every path (JIT, connections, statement preparation), then measure.
             int warmup = Math.max(CLIENTS * 50, lookups / 10);
             run(java, warmup);
@@ -222,7 +280,7 @@ public final class HttpBenchmark {
 
     // ---- (b) ingest ----
 
-    private static void ingest(Connection connection, Gateway gateway, HttpClient http, int rows) throws Exception {
+    private static void ingest(Connection connection, Gateway gateway, Http http, int rows) throws Exception {
         TablePath javaTable = TablePath.of("bench", "ingest_java");
         TablePath arrowTable = TablePath.of("bench", "ingest_arrow");
         TablePath jsonTable = TablePath.of("bench", "ingest_json");
@@ -286,7 +344,7 @@ public final class HttpBenchmark {
     }
 
     /** Posts every body, {@link #INGEST_CLIENTS} at a time, each answered once Fluss acknowledged it; rows/s. */
-    private static double post(HttpClient http, String url, String contentType, List<byte[]> bodies, int rowsPerBody)
+    private static double post(Http http, String url, String contentType, List<byte[]> bodies, int rowsPerBody)
             throws Exception {
         ExecutorService threads = Executors.newFixedThreadPool(INGEST_CLIENTS);
         AtomicLong written = new AtomicLong();
@@ -297,12 +355,7 @@ public final class HttpBenchmark {
                 int thread = t;
                 done.add(threads.submit(() -> {
                     for (int b = thread; b < bodies.size(); b += INGEST_CLIENTS) {
-                        HttpResponse<byte[]> response = http.send(HttpRequest.newBuilder(URI.create(url))
-                                .header("Content-Type", contentType)
-                                .timeout(Duration.ofMinutes(2))
-                                .POST(HttpRequest.BodyPublishers.ofByteArray(bodies.get(b))).build(),
-                                HttpResponse.BodyHandlers.ofByteArray());
-                        expect(response, 200);
+                        expect(http.send(url, contentType, bodies.get(b)), 200);
                         written.addAndGet(rowsPerBody);
                     }
                     return null;
@@ -366,9 +419,9 @@ public final class HttpBenchmark {
         }
     }
 
-    private static void expect(HttpResponse<byte[]> response, int status) {
-        if (response.statusCode() != status) {
-            throw new IllegalStateException("HTTP " + response.statusCode() + ": " + new String(response.body(), UTF_8));
+    private static void expect(HttpBenchmarkClient.Response response, int status) {
+        if (response.status() != status) {
+            throw new IllegalStateException("HTTP " + response.status() + ": " + response.text());
         }
     }
 }

@@ -11,6 +11,7 @@ import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.PrincipalConnections;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.sql.SqlConnections;
+import dev.riffle.gateway.sql.SqlSessions;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -56,10 +57,10 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final String url;
     private final List<String> routes;
-    private final SqlConnections sqlConnections;
+    private final SqlSessions sqlSessions;
 
     private Gateway(Javalin app, FlussConnection connection, boolean ownsConnection, BufferAllocator allocator,
-            GatewayMetrics metrics, String url, List<String> routes, SqlConnections sqlConnections) {
+            GatewayMetrics metrics, String url, List<String> routes, SqlSessions sqlSessions) {
         this.app = app;
         this.connection = connection;
         this.ownsConnection = ownsConnection;
@@ -67,7 +68,7 @@ public final class Gateway implements AutoCloseable {
         this.metrics = metrics;
         this.url = url;
         this.routes = routes;
-        this.sqlConnections = sqlConnections;
+        this.sqlSessions = sqlSessions;
     }
 
     /** A gateway on {@code port} (0: any free port) over the cluster at {@code bootstrapServers}. */
@@ -105,19 +106,19 @@ public final class Gateway implements AutoCloseable {
 
     /** The JDBC URL that {@code POST /v1/sql} connects with ({@code jdbc:riffle://HOST:PORT}). */
     public String jdbcUrl() {
-        return sqlConnections.url();
+        return sqlSessions.url();
     }
 
     /**
-     * Stops answering, then closes the SQL connections, the Fluss connection (if the gateway opened
-     * it) and the Arrow allocator.
+     * Stops answering, then closes the SQL connections (every principal's too), the Fluss connection
+     * (if the gateway opened it) and the Arrow allocator.
      */
     @Override
     public void close() throws Exception {
         try {
             app.stop();
             metrics.close();
-            sqlConnections.close();
+            sqlSessions.close();
         } finally {
             try {
                 if (ownsConnection) {
@@ -239,7 +240,10 @@ public final class Gateway implements AutoCloseable {
             }
             BufferAllocator allocator = new RootAllocator();
             GatewayMetrics metrics = new GatewayMetrics(allocator::getAllocatedMemory);
-            SqlConnections sql = SqlConnections.over(fluss, SqlConnections.DEFAULT_SIZE, requestTimeout);
+            SqlConnections gatewaySql = SqlConnections.over(fluss, SqlConnections.DEFAULT_SIZE, requestTimeout);
+            SqlSessions sql = auth == Auth.BASIC
+                    ? SqlSessions.perPrincipal(gatewaySql, fluss.getConfiguration(), maxPrincipals, requestTimeout)
+                    : SqlSessions.shared(gatewaySql);
             try {
                 Backend backend = new Backend(fluss, allocator, limits, auth == Auth.BASIC);
                 BasicAuth basicAuth = auth == Auth.BASIC

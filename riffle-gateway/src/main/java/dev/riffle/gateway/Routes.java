@@ -9,7 +9,7 @@ import dev.riffle.gateway.rows.LookupResource;
 import dev.riffle.gateway.rows.WriteResource;
 import dev.riffle.gateway.scan.OffsetsResource;
 import dev.riffle.gateway.scan.ScanResource;
-import dev.riffle.gateway.sql.SqlConnections;
+import dev.riffle.gateway.sql.SqlSessions;
 import dev.riffle.gateway.sql.SqlResource;
 import io.javalin.Javalin;
 
@@ -17,7 +17,7 @@ import io.javalin.Javalin;
 final class Routes {
     private Routes() {}
 
-    static void register(Javalin app, Backend backend, GatewayMetrics metrics, SqlConnections sqlConnections) {
+    static void register(Javalin app, Backend backend, GatewayMetrics metrics, SqlSessions sqlSessions) {
         OpsResource ops = new OpsResource(backend, metrics);
         DatabaseResource databases = new DatabaseResource(backend);
         TableResource tables = new TableResource(backend);
@@ -26,7 +26,7 @@ final class Routes {
         WriteResource writes = new WriteResource(backend);
         LookupResource lookups = new LookupResource(backend);
         ScanResource scans = new ScanResource(backend);
-        SqlResource sql = new SqlResource(backend, sqlConnections);
+        SqlResource sql = new SqlResource(backend, sqlSessions);
 
         app.get(Paths.HEALTH, ops::health);
         app.get(Paths.READY, ops::ready);

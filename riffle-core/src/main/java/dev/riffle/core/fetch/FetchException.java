@@ -7,4 +7,9 @@ public final class FetchException extends RuntimeException {
     public FetchException(String message) {
         super(message);
     }
+
+    /** With the server's error as the cause, so callers can tell an authorization failure from the rest. */
+    public FetchException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

@@ -357,7 +357,7 @@ public final class LogFetcher implements AutoCloseable {
                     return;
                 default:
                     failures.add(new FetchException(describe(bucket) + " cannot be read at offset " + fetchOffset
-                            + ": " + message + " (" + error.name() + ")"));
+                            + ": " + message + " (" + error.name() + ")", error.exception(message)));
                     return;
             }
         }

@@ -6,18 +6,20 @@ import static java.util.Objects.requireNonNull;
 import io.javalin.http.Context;
 import java.util.Base64;
 import java.util.Locale;
+import java.util.Optional;
 
 /**
  * HTTP Basic authentication passed through to Fluss: every {@code /v1} request must carry
  * {@code Authorization: Basic ...}; its user and password open (or reuse) that principal's
  * SASL/PLAIN connection, and the request runs on it, so Fluss ACLs decide what it may do. A
  * missing or malformed header, or credentials Fluss rejects, answer 401 with
- * {@code WWW-Authenticate: Basic realm="riffle"}.
+ * {@code WWW-Authenticate: Basic realm="riffle"}. {@code POST /v1/sql} runs on the caller's own
+ * JDBC connection, opened with the same credentials ({@link #credentials(Context)}).
  */
 public final class BasicAuth {
     public static final String CHALLENGE = "Basic realm=\"riffle\"";
     private static final String LEASE = BasicAuth.class.getName() + ".lease";
-    private static final String SQL_PATH = "/v1/sql";
+    private static final String CREDENTIALS = BasicAuth.class.getName() + ".credentials";
 
     private final PrincipalConnections connections;
     private final Backend backend;
@@ -45,14 +47,8 @@ public final class BasicAuth {
         try {
             Credentials credentials = parse(ctx.header("Authorization"));
             PrincipalConnections.Lease lease = connections.acquire(credentials.user(), credentials.password());
-            if (ctx.path().equals(SQL_PATH)) {
-                // SQL runs on the gateway's own JDBC connections, not the caller's: it would bypass ACLs.
-                lease.close();
-                throw new ApiException(501, "not_implemented",
-                        "POST " + SQL_PATH + " does not yet run as the caller's Fluss principal, so it is off with "
-                                + "--auth basic; use the other /v1 routes or connect with jdbc:riffle");
-            }
             ctx.attribute(LEASE, lease);
+            ctx.attribute(CREDENTIALS, credentials);
             backend.bind(lease.connection());
         } catch (ApiException e) {
             if (e.status() == 401) {
@@ -62,9 +58,18 @@ public final class BasicAuth {
         }
     }
 
+    /**
+     * The credentials this request authenticated with (empty without {@code --auth basic}), for
+     * resources of the caller's own other than its Fluss connection (its JDBC connection).
+     */
+    public static Optional<Credentials> credentials(Context ctx) {
+        return Optional.ofNullable(ctx.attribute(CREDENTIALS));
+    }
+
     /** After a request (also a failed one): unbind and hand the connection back. */
     public void after(Context ctx) {
         backend.unbind();
+        ctx.attribute(CREDENTIALS, null);
         PrincipalConnections.Lease lease = ctx.attribute(LEASE);
         if (lease != null) {
             ctx.attribute(LEASE, null);

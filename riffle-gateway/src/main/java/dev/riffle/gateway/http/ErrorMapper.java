@@ -1,5 +1,6 @@
 package dev.riffle.gateway.http;
 
+import dev.riffle.core.fetch.FetchException;
 import dev.riffle.core.read.ReadTimeoutException;
 import io.javalin.http.HttpResponseException;
 import java.util.Map;
@@ -54,6 +55,13 @@ public final class ErrorMapper {
             return fromJavalin(http);
         }
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
+        // riffle-core's reader carries the server's error (an ACL denying the read, say) as the cause
+        if (e instanceof FetchException && e.getCause() != null) {
+            ApiException mapped = toApiException(e.getCause());
+            if (mapped.status() != 500) {
+                return new ApiException(mapped.status(), mapped.code(), message, mapped.details(), e);
+            }
+        }
         if (e instanceof DatabaseNotExistException) {
             return new ApiException(404, "database_not_found", message);
         }
@@ -108,7 +116,10 @@ public final class ErrorMapper {
         // The Fluss client wraps some failures (opening a table, a connection) in its own runtime exceptions.
         for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
             if (cause instanceof AuthenticationException || cause instanceof AuthorizationException) {
-                return toApiException(cause);
+                ApiException mapped = toApiException(cause);
+                if (mapped.status() != 500) {
+                    return mapped;
+                }
             }
         }
         String id = UUID.randomUUID().toString().substring(0, 8);

@@ -30,7 +30,6 @@ import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.lookup.LookupResult;
 import org.apache.fluss.client.lookup.Lookuper;
-import org.apache.fluss.client.table.Table;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalRow;
@@ -174,11 +173,8 @@ public final class LookupResource {
     /** The rows found for each key, in key order. */
     private List<List<InternalRow>> lookup(TableInfo table, List<GenericRow> keys, List<String> prefixColumns) {
         List<CompletableFuture<LookupResult>> pending = new ArrayList<>(keys.size());
-        Table fluss = handles.get(backend, table);
-        // A Lookuper reuses its key encoder (not thread-safe): one per request, over the shared handle.
-        Lookuper lookuper = prefixColumns.isEmpty()
-                ? fluss.newLookup().createLookuper()
-                : fluss.newLookup().lookupBy(prefixColumns).createLookuper();
+        // This thread's own lookuper (a Lookuper reuses its key encoder: not thread-safe), over the shared handle.
+        Lookuper lookuper = handles.lookuper(backend, table, prefixColumns);
         for (GenericRow key : keys) {
             pending.add(lookuper.lookup(key));
         }

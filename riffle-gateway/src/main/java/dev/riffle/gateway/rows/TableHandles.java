@@ -1,9 +1,13 @@
 package dev.riffle.gateway.rows;
 
 import dev.riffle.gateway.http.Backend;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.client.lookup.Lookup;
+import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -14,9 +18,19 @@ import org.apache.fluss.metadata.TablePath;
  * per request serialises every lookup of the gateway behind a metadata round trip. A handle is
  * keyed by the table's id, so a table dropped and created again gets a new one (the request's
  * fresh {@link TableInfo} says which id is current); the old one is closed then.
+ *
+ * <p>Lookupers are kept per thread: a Fluss {@link Lookuper} reuses its key encoder, so it must
+ * not be shared between threads, and making one per request cost more than the rest of a point
+ * lookup's client-side work. A request runs on one thread, and its lookups are issued (encoded)
+ * before it waits for their answers, so a thread's lookuper is never used by two requests at once.
  */
 final class TableHandles {
+    /** Lookupers one thread keeps (least recently used dropped first): a handful of tables are hot. */
+    private static final int LOOKUPERS_PER_THREAD = 32;
+
     private record Key(FlussConnection connection, TablePath path, long tableId) {}
+
+    private record LookuperKey(Key table, List<String> lookupColumns) {}
 
     private record Known(TableInfo info, long atNanos) {}
 
@@ -25,6 +39,13 @@ final class TableHandles {
 
     private final Map<Key, Table> open = new ConcurrentHashMap<>();
     private final Map<Map.Entry<FlussConnection, TablePath>, Known> infos = new ConcurrentHashMap<>();
+    private final ThreadLocal<Map<LookuperKey, Lookuper>> lookupers = ThreadLocal.withInitial(
+            () -> new LinkedHashMap<>(16, 0.75f, true) {
+                @Override
+                protected boolean removeEldestEntry(Map.Entry<LookuperKey, Lookuper> eldest) {
+                    return size() > LOOKUPERS_PER_THREAD;
+                }
+            });
 
     /**
      * The request's table's metadata, asked of the cluster at most once a second per connection
@@ -63,6 +84,24 @@ final class TableHandles {
             return stale;
         });
         return opened;
+    }
+
+    /**
+     * This thread's lookuper of {@code info}'s table on the request's connection: by primary key
+     * ({@code lookupColumns} empty) or by that prefix of it. Use it on this thread only.
+     */
+    Lookuper lookuper(Backend backend, TableInfo info, List<String> lookupColumns) {
+        FlussConnection connection = backend.connection();
+        LookuperKey key = new LookuperKey(new Key(connection, info.getTablePath(), info.getTableId()),
+                List.copyOf(lookupColumns));
+        Map<LookuperKey, Lookuper> mine = lookupers.get();
+        Lookuper lookuper = mine.get(key);
+        if (lookuper == null) {
+            Lookup lookup = get(backend, info).newLookup();
+            lookuper = (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper();
+            mine.put(key, lookuper);
+        }
+        return lookuper;
     }
 
     private static void closeQuietly(Table table) {

@@ -21,15 +21,20 @@ import java.util.Set;
  *  "from": "earliest" | {"timestamp": ms or ISO instant} | {"offsets": {"0": 120}},
  *  "until": "latest" | {"timestamp": ...} | {"offsets": {...}},
  *  "filter": {"column": "amount", "op": ">", "value": 10},
- *  "limit": 1000, "changelog": false, "partitions": ["2024-06-01"], "buckets": [0, 1]}
+ *  "limit": 1000, "changelog": false, "partitions": ["2024-06-01"], "buckets": [0, 1],
+ *  "source": "union" | "log" | "lake"}       // default: union for datalake-enabled tables, else log
  * </pre>
+ *
+ * @param logFields the log-range fields the request gave ({@code from}, {@code until},
+ *     {@code changelog}, {@code partitions}, {@code buckets}): only a log scan takes them
  */
 record ScanRequest(Optional<List<String>> columns, StartingOffsets from, StoppingOffsets until,
         Optional<JsonNode> filter, OptionalLong limit, boolean changelog, List<String> partitions,
-        List<Integer> buckets) {
+        List<Integer> buckets, Optional<ScanSource> source, List<String> logFields) {
     private static final String WHAT = "the scan request";
     private static final Set<String> FIELDS = Set.of("columns", "from", "until", "filter", "limit", "changelog",
-            "partitions", "buckets");
+            "partitions", "buckets", "source");
+    private static final List<String> LOG_FIELDS = List.of("from", "until", "changelog", "partitions", "buckets");
 
     static ScanRequest parse(JsonNode body) {
         Json.requireObject(body, "The scan request");
@@ -53,8 +58,38 @@ record ScanRequest(Optional<List<String>> columns, StartingOffsets from, Stoppin
                 buckets.add(bucket.asInt());
             }
         }
-        return new ScanRequest(columns, from(body.get("from")), until(body.get("until")), filter, limit,
-                Json.optionalBoolean(body, "changelog", WHAT, false), Json.stringList(body, "partitions", WHAT), buckets);
+        boolean changelog = Json.optionalBoolean(body, "changelog", WHAT, false);
+        List<String> partitions = Json.stringList(body, "partitions", WHAT);
+        List<String> logFields = new ArrayList<>();
+        for (String field : LOG_FIELDS) {
+            JsonNode value = body.get(field);
+            boolean given = switch (field) {
+                case "changelog" -> changelog;
+                case "partitions" -> !partitions.isEmpty();
+                case "buckets" -> !buckets.isEmpty();
+                default -> value != null && !value.isNull();
+            };
+            if (given) {
+                logFields.add(field);
+            }
+        }
+        return new ScanRequest(columns, from(body.get("from")), until(body.get("until")), filter, limit, changelog,
+                partitions, buckets, source(body.get("source")), List.copyOf(logFields));
+    }
+
+    private static Optional<ScanSource> source(JsonNode source) {
+        if (source == null || source.isNull()) {
+            return Optional.empty();
+        }
+        if (source.isTextual()) {
+            for (ScanSource candidate : ScanSource.values()) {
+                if (candidate.label().equals(source.asText())) {
+                    return Optional.of(candidate);
+                }
+            }
+        }
+        throw ApiException.badRequest("invalid_request", "'source' must be \"union\", \"log\" or \"lake\", got "
+                + Json.describe(source));
     }
 
     private static StartingOffsets from(JsonNode from) {

@@ -56,9 +56,11 @@ public final class ScanResource {
             ArrowLogScanner.LOG_OFFSET_COLUMN, ArrowLogScanner.COMMIT_TIMESTAMP_COLUMN);
 
     private final Backend backend;
+    private final UnionScan union;
 
     public ScanResource(Backend backend) {
         this.backend = requireNonNull(backend, "backend is null");
+        this.union = new UnionScan(backend);
     }
 
     @OpenApi(path = Paths.SCAN, methods = HttpMethod.POST, tags = "Scans", operationId = "scan",
@@ -69,7 +71,9 @@ public final class ScanResource {
                     + "\"buckets\": [..]}. JSON answers {\"rows\": [..], \"next\": {..}, \"until\": {..}, \"done\": bool}; "
                     + "pass next back as from.offsets for the next page. Arrow answers carry them in the headers "
                     + "Riffle-Next-Offsets, Riffle-Until-Offsets and Riffle-Scan-Done. Primary-key tables are read as "
-                    + "their changelog (changelog: true).",
+                    + "their changelog (changelog: true). \"source\": \"union\" | \"log\" | \"lake\": datalake-enabled "
+                    + "tables default to the union read (lake snapshot + log tail), answered whole (done: true, "
+                    + "truncated when the limit cut it) with next = the log offsets it ended at.",
             pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
             requestBody = @OpenApiRequestBody(content = @OpenApiContent(mimeType = MediaTypes.JSON, type = "object")),
             responses = {
@@ -82,6 +86,11 @@ public final class ScanResource {
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
         TableInfo table = backend.tableInfo(ctx);
         ScanRequest request = ScanRequest.parse(Bodies.jsonOrEmpty(ctx, backend.limits().maxBodyBytes()));
+        ScanSource source = source(table, request);
+        if (source != ScanSource.LOG) {
+            union.scan(ctx, table, request, source, format);
+            return;
+        }
         if (table.hasPrimaryKey() && !request.changelog()) {
             throw ApiException.badRequest("changelog_required", "Table " + table.getTablePath() + " has a primary key "
                     + table.getPrimaryKeys() + ": its log is a changelog, so scan it with \"changelog\": true, or read "
@@ -93,12 +102,37 @@ public final class ScanResource {
             Schema schema = reader.schema();
             Optional<RowFilter> filter = request.filter().map(f -> RowFilter.parse(f, schema));
             Schema output = outputSchema(schema, request);
-            PageCursor cursor = new PageCursor(reader.startOffsets(), reader.stopOffsets(), partitionNames(table));
+            PageCursor cursor = new PageCursor(reader.startOffsets(), reader.stopOffsets(),
+                    partitionNames(backend, table));
             long rows = format == MediaTypes.Format.JSON
                     ? jsonPage(ctx, reader, filter, request.limit(), output, cursor)
                     : arrowPage(ctx, reader, filter, request.limit(), output, cursor, allocator);
             GatewayMetrics.rows(ctx, "read", rows);
         }
+    }
+
+    /**
+     * What the request reads: as it says, or by default the union read for a datalake-enabled
+     * table, unless the request names a log range (then the log, so that paging from a union
+     * answer's {@code next} offsets continues in the log).
+     */
+    private static ScanSource source(TableInfo table, ScanRequest request) {
+        boolean datalake = table.getTableConfig().isDataLakeEnabled();
+        ScanSource source = request.source()
+                .orElse(datalake && request.logFields().isEmpty() ? ScanSource.UNION : ScanSource.LOG);
+        if (source == ScanSource.LOG) {
+            return source;
+        }
+        if (!datalake) {
+            throw ApiException.badRequest("not_datalake_enabled", "Table " + table.getTablePath() + " is not "
+                    + "datalake-enabled, so it has no lake side; scan it with \"source\": \"log\" (the default)");
+        }
+        if (!request.logFields().isEmpty()) {
+            throw ApiException.badRequest("invalid_request", "\"source\": \"" + source.label() + "\" reads the "
+                    + "table's current rows and takes no " + request.logFields() + "; page through the log (from a "
+                    + "union answer's \"next\" offsets) with \"source\": \"log\"");
+        }
+        return source;
     }
 
     private ReadBuilder builder(TableInfo table, ScanRequest request, BufferAllocator allocator) {
@@ -156,7 +190,7 @@ public final class ScanResource {
         return new Schema(fields, read.getCustomMetadata());
     }
 
-    private Map<Long, String> partitionNames(TableInfo table) {
+    static Map<Long, String> partitionNames(Backend backend, TableInfo table) {
         Map<Long, String> names = new HashMap<>();
         if (table.isPartitioned()) {
             for (PartitionInfo partition : backend.await(backend.admin().listPartitionInfos(table.getTablePath()),
@@ -271,7 +305,7 @@ public final class ScanResource {
     }
 
     /** Loads the selected rows ({@code null}: all) of {@code from}'s columns that {@code to} has into {@code to}. */
-    private static void fill(VectorSchemaRoot to, VectorSchemaRoot from, int[] selected, boolean whole) {
+    static void fill(VectorSchemaRoot to, VectorSchemaRoot from, int[] selected, boolean whole) {
         int rows = whole ? from.getRowCount() : selected.length;
         if (!whole) {
             to.allocateNew();
@@ -291,7 +325,7 @@ public final class ScanResource {
         to.setRowCount(rows);
     }
 
-    private static List<FieldVector> columnsOf(VectorSchemaRoot batch, Schema output) {
+    static List<FieldVector> columnsOf(VectorSchemaRoot batch, Schema output) {
         List<FieldVector> columns = new ArrayList<>(output.getFields().size());
         for (Field field : output.getFields()) {
             columns.add(batch.getVector(field.getName()));
@@ -299,7 +333,7 @@ public final class ScanResource {
         return columns;
     }
 
-    private static void writeOffsets(JsonGenerator json, String name, Map<String, Long> offsets) throws IOException {
+    static void writeOffsets(JsonGenerator json, String name, Map<String, Long> offsets) throws IOException {
         json.writeObjectFieldStart(name);
         for (Map.Entry<String, Long> entry : offsets.entrySet()) {
             json.writeNumberField(entry.getKey(), entry.getValue());
@@ -307,7 +341,7 @@ public final class ScanResource {
         json.writeEndObject();
     }
 
-    private static void offsetHeaders(Context ctx, PageCursor cursor) throws IOException {
+    static void offsetHeaders(Context ctx, PageCursor cursor) throws IOException {
         ctx.header(NEXT_HEADER, Json.MAPPER.writeValueAsString(cursor.next()));
         ctx.header(UNTIL_HEADER, Json.MAPPER.writeValueAsString(cursor.until()));
         ctx.header(DONE_HEADER, Boolean.toString(cursor.done()));

@@ -18,6 +18,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
 
 /**
  * A small pool of {@code jdbc:riffle} connections for {@code POST /v1/sql}: opened on first use,
@@ -30,7 +31,6 @@ public final class SqlConnections implements AutoCloseable {
     private static final int STATEMENTS_PER_CONNECTION = 64;
 
     private final String url;
-    private final FlussConnection source;
     private final Properties properties;
     private final Semaphore permits;
     private final Duration waitTimeout;
@@ -43,45 +43,40 @@ public final class SqlConnections implements AutoCloseable {
      * @param properties the driver's properties (Fluss client settings prefixed {@code fluss.})
      * @param size the most connections open at once
      * @param waitTimeout how long a request waits for a free connection before a 503
-     * @param source the Fluss connection whose settings these copy (null: none)
      */
-    public SqlConnections(String url, Properties properties, int size, Duration waitTimeout, FlussConnection source) {
+    public SqlConnections(String url, Properties properties, int size, Duration waitTimeout) {
         if (size <= 0) {
             throw new IllegalArgumentException("size must be positive, got " + size);
         }
         this.url = requireNonNull(url, "url is null");
-        this.source = source;
         this.properties = new Properties();
         this.properties.putAll(requireNonNull(properties, "properties is null"));
         this.permits = new Semaphore(size, true);
         this.waitTimeout = requireNonNull(waitTimeout, "waitTimeout is null");
     }
 
-    /** A pool over the cluster of {@code connection}, with the same Fluss client settings. */
+    /** A pool over the cluster of {@code connection}, with the same Fluss client settings (and principal). */
     public static SqlConnections over(FlussConnection connection, int size, Duration waitTimeout) {
-        List<String> servers = connection.getConfiguration().get(ConfigOptions.BOOTSTRAP_SERVERS);
+        return over(connection.getConfiguration(), size, waitTimeout);
+    }
+
+    /**
+     * A pool with the Fluss client settings {@code clientConfig}, credentials included: every one
+     * travels as a {@code fluss.*} driver property, which the driver applies over what the URL says
+     * (the URL names the first bootstrap server).
+     */
+    public static SqlConnections over(Configuration clientConfig, int size, Duration waitTimeout) {
+        List<String> servers = clientConfig.get(ConfigOptions.BOOTSTRAP_SERVERS);
         if (servers == null || servers.isEmpty()) {
-            throw new IllegalArgumentException("The Fluss connection has no " + ConfigOptions.BOOTSTRAP_SERVERS.key());
+            throw new IllegalArgumentException("The Fluss client settings have no " + ConfigOptions.BOOTSTRAP_SERVERS.key());
         }
-        // Every client setting (the whole bootstrap list too) travels as a fluss.* property, which the
-        // driver applies over what the URL says; the URL names the first server.
         Properties properties = new Properties();
-        connection.getConfiguration().toMap().forEach((key, value) -> properties.setProperty("fluss." + key, value));
-        String bootstrap = servers.get(0);
-        return new SqlConnections(RiffleDriver.PREFIX + "//" + bootstrap, properties, size, waitTimeout, connection);
+        clientConfig.toMap().forEach((key, value) -> properties.setProperty("fluss." + key, value));
+        return new SqlConnections(RiffleDriver.PREFIX + "//" + servers.get(0), properties, size, waitTimeout);
     }
 
     public String url() {
         return url;
-    }
-
-    /**
-     * Whether these connections act for the same principal as {@code connection}: they copy the
-     * settings (and credentials) of the one they were made from, so they must not serve a request
-     * that runs on another principal's connection.
-     */
-    public boolean actFor(FlussConnection connection) {
-        return source == null || source == connection;
     }
 
     /** A connection for one request; close the lease to give it back. */
@@ -148,6 +143,7 @@ public final class SqlConnections implements AutoCloseable {
     /** One connection lent to one request. */
     public final class Lease implements AutoCloseable {
         private final Pooled pooled;
+        private final List<Runnable> onClose = new ArrayList<>();
         private boolean broken;
         private boolean returned;
 
@@ -158,6 +154,12 @@ public final class SqlConnections implements AutoCloseable {
         /** A prepared statement for {@code sql}, reused across requests on this connection. */
         public PreparedStatement prepare(String sql) throws SQLException {
             return pooled.prepare(sql);
+        }
+
+        /** Runs {@code action} after this lease is given back (to release what the lease was taken under). */
+        Lease onClose(Runnable action) {
+            onClose.add(requireNonNull(action, "action is null"));
+            return this;
         }
 
         /** The connection must not be reused (a statement failed in a way that may leave it unusable). */
@@ -184,6 +186,7 @@ public final class SqlConnections implements AutoCloseable {
                 // a connection that cannot be closed cleanly is dropped either way
             } finally {
                 permits.release();
+                onClose.forEach(Runnable::run);
             }
         }
     }

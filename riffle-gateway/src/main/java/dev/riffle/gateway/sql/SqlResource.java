@@ -26,10 +26,13 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.fluss.exception.AuthenticationException;
+import org.apache.fluss.exception.AuthorizationException;
 
 /**
  * {@code POST /v1/sql}: one SQL statement run through the {@code jdbc:riffle} driver (riffle-sql),
@@ -42,11 +45,11 @@ public final class SqlResource {
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("(Object|Table) '([^']+)' not found");
 
     private final Backend backend;
-    private final SqlConnections connections;
+    private final SqlSessions sessions;
 
-    public SqlResource(Backend backend, SqlConnections connections) {
+    public SqlResource(Backend backend, SqlSessions sessions) {
         this.backend = requireNonNull(backend, "backend is null");
-        this.connections = requireNonNull(connections, "connections is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
     }
 
     @OpenApi(path = Paths.SQL, methods = HttpMethod.POST, tags = "SQL", operationId = "sql",
@@ -61,19 +64,16 @@ public final class SqlResource {
             responses = {
                 @OpenApiResponse(status = "200", description = "The rows, as JSON or an Arrow IPC stream"),
                 @OpenApiResponse(status = "400", description = "A statement that does not parse, plan or run"),
+                @OpenApiResponse(status = "401", description = "With --auth basic: missing or rejected credentials"),
+                @OpenApiResponse(status = "403", description = "With --auth basic: a Fluss ACL denies the caller"),
                 @OpenApiResponse(status = "404", description = "The statement names a table that does not exist"),
-                @OpenApiResponse(status = "501", description = "With --auth basic (SQL does not run per user yet)"),
                 @OpenApiResponse(status = "503", description = "Every SQL connection is busy")})
     public void sql(Context ctx) throws IOException {
-        if (!connections.actFor(backend.connection())) {
-            throw new ApiException(501, "not_implemented", "SQL does not yet run with per-user credentials "
-                    + "(--auth basic); use the table routes, or a gateway without auth");
-        }
         String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, TEXT));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
         SqlRequest request = type.equals(TEXT) ? SqlRequest.text(readText(ctx))
                 : SqlRequest.parse(Bodies.json(ctx, backend.limits().maxBodyBytes()));
-        try (SqlConnections.Lease lease = borrow()) {
+        try (SqlConnections.Lease lease = borrow(ctx)) {
             ResultSet rows;
             try {
                 PreparedStatement statement = lease.prepare(request.sql());
@@ -96,10 +96,14 @@ public final class SqlResource {
         }
     }
 
-    private SqlConnections.Lease borrow() {
+    private SqlConnections.Lease borrow(Context ctx) {
         try {
-            return connections.borrow();
+            return sessions.borrow(ctx);
         } catch (SQLException e) {
+            ApiException fluss = flussFailure(e).orElse(null);
+            if (fluss != null) {
+                throw fluss;
+            }
             throw new ApiException(503, "cluster_unavailable", "Cannot open a SQL connection: " + e.getMessage());
         }
     }
@@ -127,13 +131,9 @@ public final class SqlResource {
         if (e instanceof ApiException api) {
             return api;
         }
-        for (Throwable cause = e.getCause(); cause != null; cause = cause.getCause()) {
-            if (cause.getClass().getName().startsWith("org.apache.fluss.exception.")) {
-                ApiException mapped = ErrorMapper.toApiException(cause);
-                if (mapped.status() != 500) {
-                    return mapped;
-                }
-            }
+        Optional<ApiException> fluss = flussFailure(e);
+        if (fluss.isPresent()) {
+            return fluss.get();
         }
         String message = message(e);
         Matcher notFound = TABLE_NOT_FOUND.matcher(message);
@@ -145,6 +145,27 @@ public final class SqlResource {
             return ErrorMapper.toApiException(e);
         }
         return new ApiException(400, "sql_error", message, java.util.Map.of(), e);
+    }
+
+    /**
+     * A Fluss failure beneath a SQL one, mapped as the other routes map it: an ACL that denies the
+     * caller is a 403 however deep Calcite and the driver wrap it.
+     */
+    private static Optional<ApiException> flussFailure(Exception e) {
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
+                return Optional.of(ErrorMapper.toApiException(cause));
+            }
+        }
+        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause.getClass().getName().startsWith("org.apache.fluss.exception.")) {
+                ApiException mapped = ErrorMapper.toApiException(cause);
+                if (mapped.status() != 500) {
+                    return Optional.of(mapped);
+                }
+            }
+        }
+        return Optional.empty();
     }
 
     /**

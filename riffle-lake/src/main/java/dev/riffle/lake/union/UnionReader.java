@@ -103,6 +103,15 @@ public final class UnionReader implements Iterator<VectorSchemaRoot>, AutoClosea
         return lake.map(LakeScan::snapshotId);
     }
 
+    /**
+     * Where the log part of this read stops in each bucket (the offsets captured when it was
+     * created); empty for a lake-only read. A caller that continues later with a log read from
+     * these offsets sees every change exactly once.
+     */
+    public java.util.Map<org.apache.fluss.metadata.TableBucket, Long> logStopOffsets() {
+        return log.map(BoundedLogReader::stopOffsets).orElse(java.util.Map.of());
+    }
+
     public long rowsRead() {
         return rowsRead;
     }
