@@ -104,10 +104,10 @@ class MetadataIT {
     void badTableDefinitionsAreClear400s(Api api, TestNames names) {
         TablePath path = names.table("bad");
         Api.Response badType = api.postJson(tablesOf(path), "{\"name\": \"" + path.getTableName()
-                + "\", \"columns\": [{\"name\": \"id\", \"type\": \"VARCHAR(10)\"}]}");
+                + "\", \"columns\": [{\"name\": \"id\", \"type\": \"VARCHR(10)\"}]}");
         assertThat(badType.status()).isEqualTo(400);
         assertThat(badType.errorCode()).isEqualTo("invalid_type");
-        assertThat(badType.errorMessage()).contains("'id'", "VARCHAR(10)", "DECIMAL(p, s)");
+        assertThat(badType.errorMessage()).contains("'id'", "VARCHR(10)", "DECIMAL(p, s)");
 
         Api.Response badKey = api.postJson(tablesOf(path), "{\"name\": \"" + path.getTableName()
                 + "\", \"columns\": [{\"name\": \"id\", \"type\": \"INT\"}], \"primary_key\": [\"nope\"]}");

@@ -1,6 +1,7 @@
 package dev.riffle.gateway.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.core.types.ColumnTypes;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Json;
 import java.time.Instant;
@@ -15,7 +16,6 @@ import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.ValidationException;
 import org.apache.fluss.types.DataType;
-import org.apache.fluss.types.DataTypeParser;
 
 /**
  * A table as JSON: the create-table body (columns with Fluss type strings, keys, buckets,
@@ -80,13 +80,9 @@ final class TableJson {
 
     private static DataType parseType(String type, String column) {
         try {
-            return DataTypeParser.parse(type);
-        } catch (RuntimeException e) {
-            throw ApiException.badRequest("invalid_type", "Column '" + column + "' has type '" + type
-                    + "', which is not a Fluss type (" + e.getMessage().lines().findFirst().orElse("") + "); types are "
-                    + "BOOLEAN, TINYINT, SMALLINT, INT, BIGINT, FLOAT, DOUBLE, DECIMAL(p, s), CHAR(n), STRING, BINARY(n), "
-                    + "BYTES, DATE, TIME(p), TIMESTAMP(p), TIMESTAMP_LTZ(p), ARRAY<T>, MAP<K, V>, ROW<name T, ...>, "
-                    + "each optionally NOT NULL");
+            return ColumnTypes.parse(column, type);
+        } catch (IllegalArgumentException e) {
+            throw ApiException.badRequest("invalid_type", e.getMessage());
         }
     }
 
