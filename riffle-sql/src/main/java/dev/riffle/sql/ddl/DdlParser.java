@@ -15,6 +15,12 @@ import java.util.Optional;
  *
  * <p>Identifiers keep their case; quote them with {@code "..."} or {@code `...`} when they are
  * keywords or contain other characters.
+ *
+ * <pre>{@code
+ * DdlStatement statement = DdlParser.parse(
+ *         "CREATE TABLE shop.orders (id BIGINT, region STRING, PRIMARY KEY (id, region) NOT ENFORCED)"
+ *                 + " PARTITIONED BY (region) WITH ('bucket.num' = '4')").orElseThrow();
+ * }</pre>
  */
 public final class DdlParser {
     private final String sql;
