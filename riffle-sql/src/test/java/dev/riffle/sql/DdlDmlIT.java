@@ -172,7 +172,7 @@ class DdlDmlIT {
     }
 
     @Test
-    void arraysAndMapsAreSqlArraysAndMaps(LocalCluster cluster, TestNames names) throws Exception {
+    void arraysMapsAndRowsAreSqlTypes(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("nested");
         try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
             statement.execute("CREATE DATABASE " + db);
@@ -194,6 +194,16 @@ class DdlDmlIT {
                 }
             }
             assertThat(explain(sql, "SELECT tags FROM " + db + ".docs WHERE id = 1")).contains("PointLookup");
+
+            // ROW columns are SQL rows: fields by name, from the log and from lookups
+            statement.execute("CREATE TABLE " + db + ".points (id INT, p ROW<x INT, label STRING>,"
+                    + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')");
+            statement.executeUpdate("INSERT INTO " + db + ".points VALUES (1, ROW(10, 'a'))");
+            statement.executeUpdate("INSERT INTO " + db + ".points VALUES (2, NULL)");
+            assertThat(query(sql, "SELECT t.id, t.p.x, t.p.label FROM " + db + ".points t ORDER BY t.id"))
+                    .containsExactly("1|10|a", "2|null|null");
+            assertThat(query(sql, "SELECT t.p.label FROM " + db + ".points t WHERE t.id = 1")).containsExactly("a");
+            assertThat(query(sql, "SELECT id FROM " + db + ".points t WHERE t.p.x = 10")).containsExactly("1");
         }
     }
 

@@ -19,10 +19,9 @@ import org.apache.fluss.types.RowType;
  *
  * <p>{@code STRING} is {@code VARCHAR}, {@code BYTES} is {@code VARBINARY}, {@code FLOAT} is
  * {@code REAL}, {@code TIMESTAMP_LTZ} is {@code TIMESTAMP WITH LOCAL TIME ZONE}; times and
- * timestamps carry milliseconds (Calcite's precision). {@code ARRAY} and {@code MAP} are SQL
- * arrays and maps ({@code tags[1]}, {@code attrs['k']}); {@code ROW} columns are shown as
- * {@code VARCHAR} text, because Calcite's generated code wants its own record classes for nested
- * rows.
+ * timestamps carry milliseconds (Calcite's precision). {@code ARRAY}, {@code MAP} and
+ * {@code ROW} are SQL arrays, maps and rows ({@code tags[1]}, {@code attrs['k']},
+ * {@code t.point.x}); their values are a {@code List}, a {@code Map} and an {@code Object[]}.
  */
 public final class SqlTypes {
     /** Calcite keeps times and timestamps in milliseconds. */
@@ -61,6 +60,11 @@ public final class SqlTypes {
             case ARRAY -> factory.createArrayType(sqlType(factory, ((ArrayType) type).getElementType()), -1);
             case MAP -> factory.createMapType(sqlType(factory, ((MapType) type).getKeyType()),
                     sqlType(factory, ((MapType) type).getValueType()));
+            case ROW -> {
+                RowType row = (RowType) type;
+                yield factory.createStructType(row.getFields().stream().map(f -> sqlType(factory, f.getType())).toList(),
+                        row.getFieldNames());
+            }
             default -> factory.createSqlType(SqlTypeName.VARCHAR);
         };
         return factory.createTypeWithNullability(sql, type.isNullable());

@@ -106,6 +106,18 @@ final class ArrowValues {
                 }
                 return list;
             };
+        } else if (vector instanceof StructVector v) {
+            List<IntFunction<Object>> fields = new ArrayList<>();
+            for (var child : v.getChildrenFromFields()) {
+                fields.add(reader((FieldVector) child));
+            }
+            return row -> {
+                Object[] values = new Object[fields.size()];
+                for (int i = 0; i < values.length; i++) {
+                    values[i] = fields.get(i).apply(row);
+                }
+                return values;
+            };
         } else if (vector != null) {
             // ROW: shown as text (see SqlTypes).
             return row -> String.valueOf(vector.getObject(row));

@@ -10,6 +10,7 @@ import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.GenericArray;
 import org.apache.fluss.row.GenericMap;
+import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalArray;
 import org.apache.fluss.row.InternalMap;
 import org.apache.fluss.row.InternalRow;
@@ -18,6 +19,7 @@ import org.apache.fluss.row.TimestampNtz;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.MapType;
+import org.apache.fluss.types.RowType;
 import org.apache.fluss.types.DecimalType;
 
 /**
@@ -58,7 +60,15 @@ final class FlussValues {
             case DECIMAL -> ((Decimal) value).toBigDecimal();
             case TIMESTAMP_WITHOUT_TIME_ZONE -> ((TimestampNtz) value).getMillisecond();
             case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((TimestampLtz) value).getEpochMillisecond();
-            case ROW -> String.valueOf(value);
+            case ROW -> {
+                RowType rowType = (RowType) type;
+                InternalRow nested = (InternalRow) value;
+                Object[] fields = new Object[rowType.getFieldCount()];
+                for (int i = 0; i < fields.length; i++) {
+                    fields[i] = toSql(nested, i, rowType.getTypeAt(i));
+                }
+                yield fields;
+            }
             default -> value;
         };
     }
@@ -115,6 +125,15 @@ final class FlussValues {
                                 element(entry.getValue(), mapType.getValueType(), column));
                     }
                     yield new GenericMap(map);
+                }
+                case ROW -> {
+                    RowType rowType = (RowType) type;
+                    Object[] fields = value instanceof List<?> list ? list.toArray() : (Object[]) value;
+                    GenericRow nested = new GenericRow(rowType.getFieldCount());
+                    for (int i = 0; i < fields.length; i++) {
+                        nested.setField(i, element(fields[i], rowType.getTypeAt(i), column));
+                    }
+                    yield nested;
                 }
                 default -> throw new IllegalArgumentException("values of type " + type + " are not supported in SQL yet");
             };
