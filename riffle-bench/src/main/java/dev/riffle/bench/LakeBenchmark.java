@@ -51,6 +51,7 @@ import org.apache.fluss.types.DataTypes;
  *
  * <pre>
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="5000000 3"
+ * mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="tiering 5000000"   (the first part only)
  * </pre>
  */
 public final class LakeBenchmark {
@@ -68,6 +69,11 @@ public final class LakeBenchmark {
             values.addAll(List.of(arg.trim().split("\\s+")));
         }
         values.removeIf(String::isEmpty);
+        // "tiering" first: only the tiering-versus-appending measurement (for profiling it).
+        boolean tieringOnly = !values.isEmpty() && values.get(0).equals("tiering");
+        if (tieringOnly) {
+            values.remove(0);
+        }
         int rows = values.size() > 0 ? Integer.parseInt(values.get(0)) : 5_000_000;
         int rounds = values.size() > 1 ? Integer.parseInt(values.get(1)) : 3;
         int pkKeys = values.size() > 2 ? Integer.parseInt(values.get(2)) : 1_000_000;
@@ -81,14 +87,25 @@ public final class LakeBenchmark {
             TablePath path = TablePath.of("bench", "union_read");
             create(connection, path, BoundedReadBenchmark.SCHEMA, BUCKETS);
             int lakeRows = rows / 10 * 9;
+            double appendCpu = cpuSeconds();
             double appendRate = append(connection, path, 0, lakeRows);
+            appendCpu = cpuSeconds() - appendCpu;
+            double tieringCpu = cpuSeconds();
             TieringRun tiering = tier(cluster, path, lakeRows);
+            tieringCpu = cpuSeconds() - tieringCpu;
             append(connection, path, lakeRows, rows);
             System.out.printf(Locale.ROOT, "%nTiering vs appending (%,d rows, 5 columns, %d buckets)%n", lakeRows, BUCKETS);
             System.out.printf(Locale.ROOT, "  append (AppendWriter)  %,12.0f rows/s%n", appendRate);
             System.out.printf(Locale.ROOT, "  tiering (rounds only)  %,12.0f rows/s   ratio %.2fx   (%d rounds; %.1f s from start"
                     + " to caught up, freshness 1 s included)%n", tiering.rowsPerSecond(), tiering.rowsPerSecond() / appendRate,
                     tiering.rounds(), tiering.wallSeconds());
+            // The machine may be shared: CPU time (this process: client and cluster) is steadier than wall time.
+            System.out.printf(Locale.ROOT, "  process CPU: append %.1f s (%,.0f rows/CPU-s), tiering %.1f s (%,.0f rows/CPU-s)"
+                    + "   ratio %.2fx%n", appendCpu, lakeRows / appendCpu, tieringCpu, lakeRows / tieringCpu,
+                    appendCpu / tieringCpu);
+            if (tieringOnly) {
+                return;
+            }
 
             unionVersusParts(cluster, connection, path, rows, rounds);
             pkMerge(cluster, connection, pkKeys);
@@ -99,12 +116,23 @@ public final class LakeBenchmark {
         }
     }
 
+    private static double cpuSeconds() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
+
     private static void create(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
             throws Exception {
         try (Admin admin = connection.getAdmin()) {
-            admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
-                    .property("table.datalake.enabled", "true").property("table.datalake.freshness", "1s").build(),
-                    false).get();
+            TableDescriptor.Builder descriptor = TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
+                    .property("table.datalake.enabled", "true").property("table.datalake.freshness", "1s");
+            // -Dbench.tableProperties=paimon.file.compression=zstd,...: custom properties for trying lake options.
+            for (String kv : System.getProperty("bench.tableProperties", "").split(",")) {
+                if (!kv.isBlank()) {
+                    descriptor.customProperty(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+                }
+            }
+            admin.createTable(path, descriptor.build(), false).get();
         }
     }
 

@@ -22,6 +22,8 @@ import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
+import dev.riffle.core.scan.ArrowLogScanner;
+import dev.riffle.core.scan.LogBatch;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import org.apache.fluss.client.Connection;
@@ -44,11 +46,13 @@ import org.apache.fluss.lake.committer.LakeCommitter;
 import org.apache.fluss.lake.writer.LakeTieringFactory;
 import org.apache.fluss.lake.writer.LakeWriter;
 import org.apache.fluss.lake.writer.WriterInitContext;
+import org.apache.fluss.metadata.LogFormat;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.DataTypeRoot;
 import org.apache.fluss.utils.CloseableIterator;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,7 +60,9 @@ import org.slf4j.LoggerFactory;
 /**
  * Tiers one table once: every bucket from the offset its last lake snapshot recorded to the
  * bucket's current end, written with the lake format's writer, then committed to the lake and
- * registered in Fluss. What Fluss's Flink tiering job does for a table, in one thread.
+ * registered in Fluss. What Fluss's Flink tiering job does for a table, in one process: buckets are
+ * spread over one thread per core, and an Arrow log is read as Arrow batches (Riffle's reader) whose
+ * rows go to the lake writer as views, not as one copied record per row.
  *
  * <p>Order of a round: read and write every bucket; turn the writes into one committable; if the
  * lake holds a snapshot Fluss never registered (a previous round stopped between the two
@@ -68,6 +74,7 @@ final class TableTieringRound {
     private static final Logger LOG = LoggerFactory.getLogger(TableTieringRound.class);
     private static final Duration POLL = Duration.ofSeconds(1);
     private static final Duration QUIET_BUCKET = Duration.ofSeconds(2);
+    private static final Duration STALLED_BUCKET = Duration.ofSeconds(60);
     private static final String OFFSETS_PROPERTY = LakeCommitter.FLUSS_LAKE_SNAP_BUCKET_OFFSET_PROPERTY;
 
     /** A test seam: called between the lake commit and the Fluss commit. */
@@ -306,14 +313,147 @@ final class TableTieringRound {
         }
     }
 
-    /** Reads the log spans with one scanner and writes each bucket through its own lake writer. */
+    /**
+     * Reads the log spans and writes each bucket through its own lake writer: with Riffle's Arrow
+     * reader when the log is Arrow, falling back to the Fluss log scanner for other log formats and
+     * for logs that span a schema change (which Riffle's reader does not read yet).
+     */
     private <W> long tierLog(LakeTieringFactory<W, ?> factory, Table flussTable, TableInfo table, List<BucketSpan> spans,
+            List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps,
+            Map<TableBucket, Long> oldestTimestamps, BooleanSupplier stillHeld) throws Exception {
+        if (table.getTableConfig().getLogFormat() == LogFormat.ARROW && scalarColumnsOnly(table)) {
+            try {
+                return tierArrowLog(factory, table, spans, writes, ends, maxTimestamps, oldestTimestamps, stillHeld);
+            } catch (Exception e) {
+                Throwable unsupported = e;
+                while (unsupported != null && !(unsupported instanceof UnsupportedOperationException)) {
+                    unsupported = unsupported.getCause();
+                }
+                if (unsupported == null) {
+                    throw e;
+                }
+                LOG.info("Tiering {} with the Fluss log scanner instead of Riffle's Arrow reader: {}",
+                        table.getTablePath(), unsupported.getMessage());
+            }
+        }
+        return tierScannedLog(factory, flussTable, table, spans, writes, ends, maxTimestamps, oldestTimestamps,
+                stillHeld);
+    }
+
+    /**
+     * Reads the log spans as Arrow batches (Riffle's bounded reader, which also steps over batches
+     * without records, so a bucket ends exactly at its stop offset) and hands each row to its
+     * bucket's lake writer as a view over the batch. Nothing is added to the output maps until every
+     * bucket is read, so a failure leaves them untouched (the writers are closed, which drops their
+     * files).
+     */
+    private <W> long tierArrowLog(LakeTieringFactory<W, ?> factory, TableInfo table, List<BucketSpan> spans,
+            List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps,
+            Map<TableBucket, Long> oldestTimestamps, BooleanSupplier stillHeld) throws Exception {
+        boolean changelog = table.hasPrimaryKey();
+        int fields = table.getRowType().getFieldCount();
+        Map<TableBucket, BucketSpan> byBucket = new HashMap<>();
+        Map<TableBucket, LakeWriter<W>> writers = new HashMap<>();
+        Map<TableBucket, long[]> stats = new HashMap<>(); // rows, newest, oldest timestamp
+        long rows = 0;
+        try (BufferAllocator allocator = new RootAllocator();
+                ArrowLogScanner scanner = changelog
+                        ? new ReadBuilder((FlussConnection) connection, table, allocator).changelog().createScanner()
+                        : new ReadBuilder((FlussConnection) connection, table, allocator).createScanner()) {
+            Map<TableBucket, Long> stops = new HashMap<>();
+            Map<TableBucket, Long> earliest = earliestOffsets(table, spans);
+            for (BucketSpan span : spans) {
+                byBucket.put(span.bucket(), span);
+                span.partitionName().ifPresent(name -> scanner.knowPartition(span.bucket().getPartitionId(), name));
+                long start = span.start() < 0 ? earliest.get(span.bucket()) : span.start();
+                scanner.subscribe(span.bucket(), start);
+                stops.put(span.bucket(), span.stop());
+            }
+            try (BoundedLogReader reader = BoundedLogReader.create(scanner, stops, Optional.empty())) {
+                while (reader.hasNext()) {
+                    try (LogBatch batch = reader.next()) {
+                        if (!stillHeld.getAsBoolean()) {
+                            throw new IllegalStateException("The coordinator took " + table.getTablePath()
+                                    + " back during the round");
+                        }
+                        BucketSpan span = byBucket.get(batch.bucket());
+                        LakeWriter<W> writer = writers.get(batch.bucket());
+                        if (writer == null) {
+                            writer = factory.createLakeWriter(new WriterContext(table, span));
+                            writers.put(batch.bucket(), writer);
+                        }
+                        ArrowBatchRecord record = new ArrowBatchRecord(batch, fields, changelog);
+                        int count = batch.rowCount();
+                        for (int i = 0; i < count; i++) {
+                            writer.write(record.at(i));
+                        }
+                        rows += count;
+                        long[] bucketStats = stats.computeIfAbsent(batch.bucket(),
+                                b -> new long[] {0, Long.MIN_VALUE, Long.MAX_VALUE});
+                        bucketStats[0] += count;
+                        bucketStats[1] = Math.max(bucketStats[1], batch.commitTimestamp());
+                        bucketStats[2] = Math.min(bucketStats[2], batch.commitTimestamp());
+                    }
+                }
+            }
+            List<W> completed = new ArrayList<>();
+            for (Map.Entry<TableBucket, LakeWriter<W>> entry : writers.entrySet()) {
+                completed.add(entry.getValue().complete());
+            }
+            writes.addAll(completed);
+            for (Map.Entry<TableBucket, long[]> entry : stats.entrySet()) {
+                ends.put(entry.getKey(), byBucket.get(entry.getKey()).stop());
+                maxTimestamps.merge(entry.getKey(), entry.getValue()[1], Math::max);
+                oldestTimestamps.merge(entry.getKey(), entry.getValue()[2], Math::min);
+            }
+            return rows;
+        } finally {
+            for (LakeWriter<W> writer : writers.values()) {
+                closeQuietly(writer);
+            }
+        }
+    }
+
+    /** Whether every column is a scalar, which Riffle's Arrow row view can show a lake writer. */
+    private static boolean scalarColumnsOnly(TableInfo table) {
+        return table.getRowType().getChildren().stream().noneMatch(type -> type.getTypeRoot() == DataTypeRoot.ARRAY
+                || type.getTypeRoot() == DataTypeRoot.MAP || type.getTypeRoot() == DataTypeRoot.ROW);
+    }
+
+    /** The first offset each never-tiered bucket still holds. */
+    private Map<TableBucket, Long> earliestOffsets(TableInfo table, List<BucketSpan> spans) throws Exception {
+        Map<Optional<String>, List<Integer>> bucketsByPartition = new HashMap<>();
+        Map<Optional<String>, Long> partitionIds = new HashMap<>();
+        for (BucketSpan span : spans) {
+            if (span.start() < 0) {
+                bucketsByPartition.computeIfAbsent(span.partitionName(), p -> new ArrayList<>())
+                        .add(span.bucket().getBucket());
+                partitionIds.put(span.partitionName(), span.bucket().getPartitionId());
+            }
+        }
+        Map<TableBucket, Long> earliest = new HashMap<>();
+        for (Map.Entry<Optional<String>, List<Integer>> entry : bucketsByPartition.entrySet()) {
+            Map<Integer, Long> offsets = entry.getKey().isPresent()
+                    ? admin.listOffsets(table.getTablePath(), entry.getKey().get(), entry.getValue(),
+                            new OffsetSpec.EarliestSpec()).all().get(60, TimeUnit.SECONDS)
+                    : admin.listOffsets(table.getTablePath(), entry.getValue(), new OffsetSpec.EarliestSpec()).all()
+                            .get(60, TimeUnit.SECONDS);
+            Long partitionId = partitionIds.get(entry.getKey());
+            offsets.forEach((bucket, offset) -> earliest.put(new TableBucket(table.getTableId(), partitionId, bucket),
+                    Math.max(0, offset)));
+        }
+        return earliest;
+    }
+
+    /** Reads the log spans with one Fluss log scanner and writes each bucket through its own lake writer. */
+    private <W> long tierScannedLog(LakeTieringFactory<W, ?> factory, Table flussTable, TableInfo table, List<BucketSpan> spans,
             List<W> writes, Map<TableBucket, Long> ends, Map<TableBucket, Long> maxTimestamps,
             Map<TableBucket, Long> oldestTimestamps, BooleanSupplier stillHeld) throws Exception {
         Map<TableBucket, BucketSpan> remaining = new HashMap<>();
         Map<TableBucket, LakeWriter<W>> writers = new HashMap<>();
         Map<TableBucket, Long> lastSeen = new HashMap<>();
         Map<TableBucket, Long> lastProgress = new HashMap<>();
+        Map<TableBucket, Long> lastChecked = new HashMap<>();
         long rows = 0;
         try (LogScanner scanner = flussTable.newScan().createLogScanner()) {
             for (BucketSpan span : spans) {
@@ -378,14 +518,24 @@ final class TableTieringRound {
                 // key); the row scanner never shows their offsets. When a bucket goes quiet, Riffle's
                 // own reader (which steps over empty batches) checks that the offsets left hold no
                 // records; then the bucket is done up to its end offset.
+                // A bucket that is only slow (a busy machine, or the scanner serving other buckets
+                // first) holds records: it is checked again later, and fails the round only once it
+                // has delivered nothing for STALLED_BUCKET.
+                long now = System.nanoTime();
                 for (BucketSpan span : List.copyOf(remaining.values())) {
-                    if (System.nanoTime() - lastProgress.get(span.bucket()) > QUIET_BUCKET.toNanos()) {
+                    long quiet = now - Math.max(lastProgress.get(span.bucket()), lastChecked.getOrDefault(span.bucket(), 0L));
+                    if (quiet > QUIET_BUCKET.toNanos()) {
                         long from = lastSeen.containsKey(span.bucket()) ? lastSeen.get(span.bucket()) + 1
                                 : Math.max(0, span.start());
                         if (!onlyEmptyBatches(table, span, from)) {
-                            throw new IllegalStateException("Bucket " + span.bucket().getBucket() + " of "
-                                    + table.getTablePath() + " holds records in [" + from + ", " + span.stop()
-                                    + ") that the log scanner did not deliver; the round will be retried");
+                            if (now - lastProgress.get(span.bucket()) > STALLED_BUCKET.toNanos()) {
+                                throw new IllegalStateException("Bucket " + span.bucket().getBucket() + " of "
+                                        + table.getTablePath() + " holds records in [" + from + ", " + span.stop()
+                                        + ") that the log scanner did not deliver in " + STALLED_BUCKET.toSeconds()
+                                        + " s; the round will be retried");
+                            }
+                            lastChecked.put(span.bucket(), System.nanoTime());
+                            continue;
                         }
                         LOG.debug("Bucket {} of {}: offsets [{}, {}) hold no records", span.bucket().getBucket(),
                                 table.getTablePath(), from, span.stop());
@@ -415,11 +565,7 @@ final class TableTieringRound {
                         .until(StoppingOffsets.explicit(Map.of(ref, span.stop())))
                         .timeout(Duration.ofSeconds(30))
                         .createReader()) {
-            boolean empty = !reader.hasNext();
-            while (reader.hasNext()) {
-                reader.next().close();
-            }
-            return empty;
+            return !reader.hasNext(); // the first batch with records answers; closing drops the rest
         } catch (Exception e) {
             throw new IllegalStateException("Cannot check the end of bucket " + span.bucket().getBucket() + " of "
                     + table.getTablePath() + ": " + e.getMessage(), e);

@@ -66,8 +66,9 @@ public final class TieringService implements AutoCloseable {
         this.admin = connection.getAdmin();
         this.coordinator = new TieringCoordinatorClient((FlussConnection) connection);
         Configuration lakeConfig = Configuration.fromMap(builder.lakeOptions);
-        this.factory = LakeStoragePluginSetUp.fromDataLakeFormat(builder.lakeFormat, null)
+        LakeTieringFactory<?, ?> lakeFactory = LakeStoragePluginSetUp.fromDataLakeFormat(builder.lakeFormat, null)
                 .createLakeStorage(lakeConfig).createLakeTieringFactory();
+        this.factory = PaimonTieringFactory.tuned(builder.lakeFormat, lakeFactory, lakeConfig);
         this.round = new TableTieringRound(connection, admin, coordinator, builder.clientConfig, builder.checkpoint);
         this.pollInterval = builder.pollInterval;
         this.onTiered = builder.onTiered;

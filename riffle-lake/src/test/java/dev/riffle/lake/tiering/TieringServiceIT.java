@@ -16,6 +16,9 @@ import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.scanner.ScanRecord;
+import org.apache.fluss.client.table.scanner.log.LogScanner;
+import org.apache.fluss.client.table.scanner.log.ScanRecords;
 import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.Schema;
@@ -72,6 +75,40 @@ public class TieringServiceIT {
             }
             assertThat(tiering.tieredTables()).anySatisfy(t -> assertThat(t.table()).isEqualTo(path));
         }
+    }
+
+    @Test
+    void lakeRowsCarryTheBucketOffsetAndTimestampTheLogGives(LocalCluster cluster, Connection connection,
+            TestNames names) throws Exception {
+        TablePath path = names.table("system_columns");
+        createLakeTable(connection, path, LOG, 3);
+        append(connection, path, 0, 3_000);
+        // What Fluss's own log scanner says about every row: id -> bucket/offset/timestamp.
+        Map<Integer, String> expected = new java.util.HashMap<>();
+        try (Table table = connection.getTable(path);
+                LogScanner scanner = table.newScan().createLogScanner()) {
+            for (int b = 0; b < 3; b++) {
+                scanner.subscribeFromBeginning(b);
+            }
+            long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+            while (expected.size() < 3_000 && System.nanoTime() < deadline) {
+                ScanRecords records = scanner.poll(Duration.ofSeconds(1));
+                for (TableBucket bucket : records.buckets()) {
+                    for (ScanRecord record : records.records(bucket)) {
+                        expected.put(record.getRow().getInt(0),
+                                bucket.getBucket() + "/" + record.logOffset() + "/" + record.timestamp());
+                    }
+                }
+            }
+        }
+        assertThat(expected).hasSize(3_000);
+        try (TieringService tiering = start(cluster)) {
+            await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(lakeIds(cluster, path)).hasSize(3_000));
+        }
+        Map<Integer, String> lake = LakeTables.rows(cluster.lakeCatalogOptions(), path, row -> Map.entry(row.getInt(0),
+                row.getInt(2) + "/" + row.getLong(3) + "/" + row.getTimestamp(4, 3).getMillisecond()))
+                .stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
+        assertThat(lake).isEqualTo(expected);
     }
 
     @Test
