@@ -208,6 +208,32 @@ class DdlDmlIT {
     }
 
     @Test
+    void insertSelectWritesMoreRowsThanOneChunk(LocalCluster cluster, org.apache.fluss.client.Connection fluss,
+            TestNames names) throws Exception {
+        String db = names.database("bulk");
+        int rows = 25_000; // two full chunks of 10,000 and a partial one
+        try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".src (id BIGINT, label STRING) WITH ('bucket.num' = '2')");
+            statement.execute("CREATE TABLE " + db + ".dst (id BIGINT, label STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                    + " WITH ('bucket.num' = '2')");
+            try (var table = fluss.getTable(TablePath.of(db, "src"))) {
+                var writer = table.newAppend().createWriter();
+                for (long i = 0; i < rows; i++) {
+                    writer.append(org.apache.fluss.row.GenericRow.of(i,
+                            org.apache.fluss.row.BinaryString.fromString("l" + (i % 7))));
+                }
+                writer.flush();
+            }
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".dst SELECT id, label FROM " + db + ".src"))
+                    .isEqualTo(rows);
+            long expectedSum = (long) rows * (rows - 1) / 2;
+            assertThat(query(sql, "SELECT count(*), sum(id), count(DISTINCT label) FROM " + db + ".dst"))
+                    .containsExactly(rows + "|" + expectedSum + "|7");
+        }
+    }
+
+    @Test
     void badWritesNameTheProblemAndWriteNothing(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("baddml");
         try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
