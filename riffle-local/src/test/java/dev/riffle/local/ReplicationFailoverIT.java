@@ -3,8 +3,10 @@ package dev.riffle.local;
 import static dev.riffle.local.FlussRows.append;
 import static dev.riffle.local.FlussRows.readLog;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
@@ -16,6 +18,7 @@ import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.cluster.ServerType;
 import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -40,10 +43,19 @@ class ReplicationFailoverIT {
             append(connection, path, 0, 300);
             cluster.stopTabletServer(1);
             assertThat(cluster.runningTabletServers()).containsExactly(0, 2);
-            append(connection, path, 300, 600);
+            // The coordinator drops the stopped server from the cluster it hands out.
+            await().atMost(Duration.ofSeconds(30)).until(() -> admin.getServerNodes().get().stream()
+                    .noneMatch(node -> node.serverType() == ServerType.TABLET_SERVER && node.id() == 1));
 
-            List<String> expected = IntStream.range(0, 600).mapToObj(i -> i + ":name-" + i).collect(Collectors.toList());
-            assertThat(readLog(connection, path, 3, 600)).containsExactlyInAnyOrderElementsOf(expected);
+            // A client that connects now writes and reads everything. (The connection made before the stop would
+            // not do: Fluss 0.9.1's client sends table-metadata requests to a random tablet server of the cluster
+            // it cached, the stopped one included, and does not try another; about one getTable in three failed.)
+            try (Connection after = ConnectionFactory.createConnection(cluster.clientConfig())) {
+                append(after, path, 300, 600);
+                List<String> expected = IntStream.range(0, 600).mapToObj(i -> i + ":name-" + i)
+                        .collect(Collectors.toList());
+                assertThat(readLog(after, path, 3, 600)).containsExactlyInAnyOrderElementsOf(expected);
+            }
         }
     }
 }
