@@ -10,6 +10,8 @@ import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.PrincipalConnections;
 import dev.riffle.gateway.http.Render;
+import dev.riffle.gateway.rows.LookupResource;
+import dev.riffle.gateway.rows.RowLookupHandler;
 import dev.riffle.gateway.sql.SqlConnections;
 import dev.riffle.gateway.sql.SqlSessions;
 import io.javalin.Javalin;
@@ -29,6 +31,7 @@ import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
+import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -245,13 +248,19 @@ public final class Gateway implements AutoCloseable {
                     ? SqlSessions.perPrincipal(gatewaySql, fluss.getConfiguration(), maxPrincipals, requestTimeout)
                     : SqlSessions.shared(gatewaySql);
             try {
-                Backend backend = new Backend(fluss, allocator, limits, auth == Auth.BASIC);
+                QueuedThreadPool threads = new QueuedThreadPool(250, 8, 60_000);
+                threads.setName("riffle-gateway-http");
+                Backend backend = new Backend(fluss, allocator, limits, auth == Auth.BASIC, threads);
+                LookupResource lookups = new LookupResource(backend);
                 BasicAuth basicAuth = auth == Auth.BASIC
                         ? new BasicAuth(new PrincipalConnections(fluss.getConfiguration(), maxPrincipals), backend)
                         : null;
                 List<String> routes = Collections.synchronizedList(new ArrayList<>());
                 Javalin app = Javalin.create(config -> {
                     config.showJavalinBanner = false;
+                    config.jetty.threadPool = threads;
+                    config.jetty.modifyServletContextHandler(context ->
+                            context.insertHandler(new RowLookupHandler(lookups, backend, metrics)));
                     config.http.maxRequestSize = maxBodyBytes;
                     config.http.prefer405over404 = true;
                     config.http.disableCompression();
@@ -281,7 +290,7 @@ public final class Gateway implements AutoCloseable {
                     app.before("/v1/*", basicAuth::before);
                     app.after("/v1/*", basicAuth::after);
                 }
-                Routes.register(app, backend, metrics, sql);
+                Routes.register(app, backend, metrics, sql, lookups);
                 app.start(host, port);
                 String shownHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
                 String url = "http://" + shownHost + ":" + app.port();

@@ -17,14 +17,15 @@ import io.javalin.Javalin;
 final class Routes {
     private Routes() {}
 
-    static void register(Javalin app, Backend backend, GatewayMetrics metrics, SqlSessions sqlSessions) {
+    /** Registers every route; {@code lookups} also serves {@link dev.riffle.gateway.rows.RowLookupHandler}. */
+    static void register(Javalin app, Backend backend, GatewayMetrics metrics, SqlSessions sqlSessions,
+            LookupResource lookups) {
         OpsResource ops = new OpsResource(backend, metrics);
         DatabaseResource databases = new DatabaseResource(backend);
         TableResource tables = new TableResource(backend);
         PartitionResource partitions = new PartitionResource(backend);
         OffsetsResource offsets = new OffsetsResource(backend);
         WriteResource writes = new WriteResource(backend);
-        LookupResource lookups = new LookupResource(backend);
         ScanResource scans = new ScanResource(backend);
         SqlResource sql = new SqlResource(backend, sqlSessions);
 

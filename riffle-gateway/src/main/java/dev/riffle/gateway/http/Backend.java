@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.Executor;
 import java.util.concurrent.TimeoutException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.client.FlussConnection;
@@ -35,6 +36,7 @@ public final class Backend {
     private final Limits limits;
     private final boolean perPrincipal;
     private final ThreadLocal<FlussConnection> bound = new ThreadLocal<>();
+    private final Executor responses;
 
     /**
      * @param maxBodyBytes the largest request body accepted
@@ -52,21 +54,25 @@ public final class Backend {
         }
     }
 
-    public Backend(FlussConnection connection, BufferAllocator allocator, Limits limits) {
-        this(connection, allocator, limits, false);
-    }
-
     /**
      * @param connection the gateway's own connection ({@code /ready}; every request when not
      *     {@code perPrincipal})
      * @param perPrincipal whether requests must run on a connection bound with {@link #bind}
+     * @param responses the server's threads, which answer requests whose Fluss call completed
      */
-    public Backend(FlussConnection connection, BufferAllocator allocator, Limits limits, boolean perPrincipal) {
+    public Backend(FlussConnection connection, BufferAllocator allocator, Limits limits, boolean perPrincipal,
+            Executor responses) {
         this.perPrincipal = perPrincipal;
+        this.responses = requireNonNull(responses, "responses is null");
         this.connection = requireNonNull(connection, "connection is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.riffle = Riffle.using(connection, allocator);
+    }
+
+    /** Whether every request runs on its principal's own connection ({@code --auth basic}). */
+    public boolean perPrincipal() {
+        return perPrincipal;
     }
 
     /** The connection this request runs on: its principal's, or the gateway's own. */
@@ -129,6 +135,28 @@ public final class Backend {
             future.cancel(true);
             throw new ApiException(504, "timeout", what + " did not finish within " + limits.requestTimeout());
         }
+    }
+
+    /**
+     * A Fluss call that a request answers asynchronously: {@code future}'s outcome, or, when it
+     * has not finished within the request timeout, a 504 (the call itself is left to finish).
+     */
+    public <T> CompletableFuture<T> within(CompletableFuture<T> future, String what) {
+        return future.copy().orTimeout(limits.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
+                .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
+                        ErrorMapper.unwrap(failure) instanceof TimeoutException
+                                ? new ApiException(504, "timeout", what + " did not finish within "
+                                        + limits.requestTimeout())
+                                : ErrorMapper.unwrap(failure)));
+    }
+
+    /**
+     * Where an asynchronous request is answered once its Fluss call completed: on the server's
+     * threads, not the Fluss client's, whose network thread would otherwise wait on a client that
+     * reads its answers slowly, and hold up every other caller's lookups meanwhile.
+     */
+    public Executor responses() {
+        return responses;
     }
 
     /** The table named by the request's {@code {db}} and {@code {table}} path parameters. */

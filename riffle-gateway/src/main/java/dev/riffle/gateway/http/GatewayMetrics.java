@@ -58,30 +58,39 @@ public final class GatewayMetrics {
 
     /** Records one finished request; called by Javalin's request logger. */
     public void record(Context ctx, float millis) {
-        String route = route(ctx);
-        String method = ctx.method().name();
-        requests.computeIfAbsent(new Tags(method, route, Integer.toString(ctx.statusCode())),
+        Long count = ctx.attribute(ROWS_ATTRIBUTE);
+        record(ctx.method().name(), route(ctx), ctx.statusCode(), ctx.attribute(ERROR_CODE_ATTRIBUTE),
+                count == null ? -1 : count, ctx.attribute(ROWS_DIRECTION_ATTRIBUTE), (long) (millis * 1_000_000L));
+    }
+
+    /**
+     * Records one finished request that did not pass through Javalin.
+     *
+     * @param errorCode the error's code, or null when it succeeded
+     * @param rowCount the rows it read or wrote, or -1 when it moved none
+     * @param direction {@code "read"} or {@code "written"} when {@code rowCount} counts rows
+     */
+    public void record(String method, String route, int status, String errorCode, long rowCount, String direction,
+            long nanos) {
+        requests.computeIfAbsent(new Tags(method, route, Integer.toString(status)),
                         tags -> Timer.builder("riffle.gateway.requests")
                                 .description("HTTP requests by route, method and status")
                                 .tags("method", tags.method(), "route", tags.route(), "status", tags.value())
                                 .register(registry))
-                .record((long) (millis * 1_000_000L), TimeUnit.NANOSECONDS);
-        String code = ctx.attribute(ERROR_CODE_ATTRIBUTE);
-        if (code != null) {
-            errors.computeIfAbsent(new Tags(method, route, code), tags -> Counter.builder("riffle.gateway.errors")
+                .record(nanos, TimeUnit.NANOSECONDS);
+        if (errorCode != null) {
+            errors.computeIfAbsent(new Tags(method, route, errorCode), tags -> Counter.builder("riffle.gateway.errors")
                             .description("Failed requests by route and error code")
                             .tags("method", tags.method(), "route", tags.route(), "code", tags.value())
                             .register(registry))
                     .increment();
         }
-        Long count = ctx.attribute(ROWS_ATTRIBUTE);
-        if (count != null) {
-            String direction = ctx.attribute(ROWS_DIRECTION_ATTRIBUTE);
+        if (rowCount >= 0) {
             rows.computeIfAbsent(new Tags(method, route, direction), tags -> Counter.builder("riffle.gateway.rows")
                             .description("Rows read from or written to Fluss by route")
                             .tags("method", tags.method(), "route", tags.route(), "direction", tags.value())
                             .register(registry))
-                    .increment(count);
+                    .increment(rowCount);
         }
     }
 

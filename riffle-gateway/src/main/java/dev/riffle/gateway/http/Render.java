@@ -85,11 +85,24 @@ public final class Render {
     }
 
     public static void error(Context ctx, ApiException e) {
+        ctx.status(e.status()).json(envelope(e));
+    }
+
+    /** The error envelope of {@code e}, as a JSON document. */
+    public static byte[] errorJson(ApiException e) {
+        try {
+            return Json.MAPPER.writeValueAsBytes(envelope(e));
+        } catch (IOException impossible) {
+            throw new java.io.UncheckedIOException(impossible);
+        }
+    }
+
+    private static Map<String, Object> envelope(ApiException e) {
         Map<String, Object> error = new LinkedHashMap<>();
         error.put("code", e.code());
         error.put("message", e.getMessage());
         error.putAll(e.details());
-        ctx.status(e.status()).json(Map.of("error", error));
+        return Map.of("error", error);
     }
 
     /** The response stream, flushed but left open for the server to finish the response. */

@@ -32,6 +32,23 @@ import org.apache.arrow.vector.complex.MapVector;
 import org.apache.arrow.vector.complex.StructVector;
 import org.apache.arrow.vector.types.TimeUnit;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.fluss.row.DataGetters;
+import org.apache.fluss.row.InternalArray;
+import org.apache.fluss.row.InternalMap;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.ArrayType;
+import org.apache.fluss.types.BinaryType;
+import org.apache.fluss.types.CharType;
+import org.apache.fluss.types.DataField;
+import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.LocalZonedTimestampType;
+import org.apache.fluss.types.MapType;
+import org.apache.fluss.types.RowType;
+import org.apache.fluss.types.TimeType;
+import org.apache.fluss.types.TimestampType;
 
 /**
  * How rows look in JSON responses, decided in this one place: a row is an object of column
@@ -107,6 +124,147 @@ public final class RowsJson {
         }
     }
 
+    /**
+     * Writes a Fluss row of {@code type} as one JSON object: exactly what
+     * {@link #writeRow(JsonGenerator, List, int)} writes for the same row converted to Arrow (with
+     * {@code RowArrowWriter}), without building a batch. A point lookup answers one row, and a
+     * one-row Arrow batch cost more than the rest of its rendering.
+     */
+    public static void writeRow(JsonGenerator json, InternalRow row, RowType type) throws IOException {
+        json.writeStartObject();
+        List<DataField> fields = type.getFields();
+        for (int pos = 0; pos < fields.size(); pos++) {
+            DataField field = fields.get(pos);
+            json.writeFieldName(field.getName());
+            writeValue(json, row, pos, field.getType());
+        }
+        json.writeEndObject();
+    }
+
+    private static void writeValue(JsonGenerator json, DataGetters source, int pos, DataType type)
+            throws IOException {
+        if (source.isNullAt(pos)) {
+            json.writeNull();
+            return;
+        }
+        switch (type.getTypeRoot()) {
+            case BOOLEAN -> json.writeBoolean(source.getBoolean(pos));
+            case TINYINT -> json.writeNumber(source.getByte(pos));
+            case SMALLINT -> json.writeNumber(source.getShort(pos));
+            case INTEGER -> json.writeNumber(source.getInt(pos));
+            case BIGINT -> json.writeNumber(source.getLong(pos));
+            case FLOAT -> writeDouble(json, source.getFloat(pos));
+            case DOUBLE -> writeDouble(json, source.getDouble(pos));
+            case DECIMAL -> json.writeNumber(decimal(source, pos, (DecimalType) type));
+            case CHAR, STRING, BINARY, BYTES, DATE, TIME_WITHOUT_TIME_ZONE, TIMESTAMP_WITHOUT_TIME_ZONE,
+                    TIMESTAMP_WITH_LOCAL_TIME_ZONE -> json.writeString(text(source, pos, type));
+            case ARRAY -> {
+                InternalArray array = source.getArray(pos);
+                DataType element = ((ArrayType) type).getElementType();
+                json.writeStartArray();
+                for (int i = 0; i < array.size(); i++) {
+                    writeValue(json, array, i, element);
+                }
+                json.writeEndArray();
+            }
+            case MAP -> {
+                InternalMap map = source.getMap(pos);
+                MapType mapType = (MapType) type;
+                InternalArray keys = map.keyArray();
+                InternalArray values = map.valueArray();
+                json.writeStartObject();
+                for (int i = 0; i < map.size(); i++) {
+                    json.writeFieldName(keys.isNullAt(i) ? "null" : keyText(keys, i, mapType.getKeyType()));
+                    writeValue(json, values, i, mapType.getValueType());
+                }
+                json.writeEndObject();
+            }
+            case ROW -> {
+                List<DataField> fields = ((RowType) type).getFields();
+                InternalRow nested = source.getRow(pos, fields.size());
+                json.writeStartObject();
+                for (int i = 0; i < fields.size(); i++) {
+                    json.writeFieldName(fields.get(i).getName());
+                    writeValue(json, nested, i, fields.get(i).getType());
+                }
+                json.writeEndObject();
+            }
+            default -> throw new IllegalArgumentException("No JSON form for Fluss type " + type);
+        }
+    }
+
+    /** The JSON string of a value that JSON has no type for, and the text of a map key. */
+    private static String text(DataGetters source, int pos, DataType type) {
+        switch (type.getTypeRoot()) {
+            case CHAR:
+                // getChar strips the zero padding an IndexedRow keeps CHAR(n) in.
+                return source.getChar(pos, ((CharType) type).getLength()).toString();
+            case STRING:
+                return source.getString(pos).toString();
+            case BINARY:
+                return Base64.getEncoder().encodeToString(source.getBinary(pos, ((BinaryType) type).getLength()));
+            case BYTES:
+                return Base64.getEncoder().encodeToString(source.getBytes(pos));
+            case DATE:
+                return LocalDate.ofEpochDay(source.getInt(pos)).toString();
+            case TIME_WITHOUT_TIME_ZONE: {
+                int millisOfDay = source.getInt(pos);
+                return time(((TimeType) type).getPrecision() == 0
+                        ? LocalTime.ofSecondOfDay(millisOfDay / 1000)
+                        : LocalTime.ofNanoOfDay(millisOfDay * 1_000_000L));
+            }
+            case TIMESTAMP_WITHOUT_TIME_ZONE: {
+                int precision = ((TimestampType) type).getPrecision();
+                TimestampNtz value = source.getTimestampNtz(pos, precision);
+                return timestamp(epochCount(value.getMillisecond(), value.getNanoOfMillisecond(), precision),
+                        unitOf(precision), false);
+            }
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE: {
+                int precision = ((LocalZonedTimestampType) type).getPrecision();
+                TimestampLtz value = source.getTimestampLtz(pos, precision);
+                return timestamp(epochCount(value.getEpochMillisecond(), value.getNanoOfMillisecond(), precision),
+                        unitOf(precision), true);
+            }
+            default:
+                throw new IllegalArgumentException("No JSON text form for Fluss type " + type);
+        }
+    }
+
+    private static String keyText(InternalArray keys, int i, DataType type) {
+        return switch (type.getTypeRoot()) {
+            case BOOLEAN -> Boolean.toString(keys.getBoolean(i));
+            case TINYINT -> Byte.toString(keys.getByte(i));
+            case SMALLINT -> Short.toString(keys.getShort(i));
+            case INTEGER -> Integer.toString(keys.getInt(i));
+            case BIGINT -> Long.toString(keys.getLong(i));
+            case FLOAT -> Float.toString(keys.getFloat(i));
+            case DOUBLE -> Double.toString(keys.getDouble(i));
+            case DECIMAL -> decimal(keys, i, (DecimalType) type).toPlainString();
+            default -> text(keys, i, type);
+        };
+    }
+
+    private static BigDecimal decimal(DataGetters source, int pos, DecimalType type) {
+        return source.getDecimal(pos, type.getPrecision(), type.getScale()).toBigDecimal();
+    }
+
+    /** The Arrow unit a time or timestamp of {@code precision} is read as (as ArrowTypeMapping maps it). */
+    private static TimeUnit unitOf(int precision) {
+        return precision == 0 ? TimeUnit.SECOND
+                : precision <= 3 ? TimeUnit.MILLISECOND
+                : precision <= 6 ? TimeUnit.MICROSECOND : TimeUnit.NANOSECOND;
+    }
+
+    /** Fluss's (epoch millisecond, nano of millisecond) as a count of {@link #unitOf}, as RowArrowWriter counts. */
+    private static long epochCount(long epochMillisecond, int nanoOfMillisecond, int precision) {
+        return switch (unitOf(precision)) {
+            case SECOND -> epochMillisecond / 1_000;
+            case MILLISECOND -> epochMillisecond;
+            case MICROSECOND -> epochMillisecond * 1_000 + nanoOfMillisecond / 1_000;
+            default -> epochMillisecond * 1_000_000 + nanoOfMillisecond;
+        };
+    }
+
     /** JSON has no NaN or infinities: they are written as the strings the write endpoints accept. */
     private static void writeDouble(JsonGenerator json, double value) throws IOException {
         if (Double.isFinite(value)) {
@@ -141,16 +299,37 @@ public final class RowsJson {
         if (keys instanceof DateDayVector days) {
             return LocalDate.ofEpochDay(days.get(i)).toString();
         }
+        if (keys instanceof VarBinaryVector binary) {
+            return Base64.getEncoder().encodeToString(binary.get(i));
+        }
+        if (keys instanceof FixedSizeBinaryVector binary) {
+            return Base64.getEncoder().encodeToString(binary.get(i));
+        }
+        if (keys instanceof TimeSecVector seconds) {
+            return time(LocalTime.ofSecondOfDay(seconds.get(i)));
+        }
+        if (keys instanceof TimeMilliVector millis) {
+            return time(LocalTime.ofNanoOfDay(millis.get(i) * 1_000_000L));
+        }
+        if (keys instanceof TimeMicroVector micros) {
+            return time(LocalTime.ofNanoOfDay(micros.get(i) * 1_000L));
+        }
+        if (keys instanceof TimeNanoVector nanos) {
+            return time(LocalTime.ofNanoOfDay(nanos.get(i)));
+        }
         Object value = keys.getObject(i);
         return value instanceof BigDecimal decimal ? decimal.toPlainString() : String.valueOf(value);
     }
 
     private static String timestamp(TimeStampVector vector, int row) {
         ArrowType.Timestamp type = (ArrowType.Timestamp) vector.getField().getType();
-        long value = vector.get(row);
+        return timestamp(vector.get(row), type.getUnit(), type.getTimezone() != null);
+    }
+
+    /** A count of {@code unit} since the epoch: a local date-time, or with {@code zoned} an instant. */
+    private static String timestamp(long value, TimeUnit unit, boolean zoned) {
         long seconds;
         long nanos;
-        TimeUnit unit = type.getUnit();
         switch (unit) {
             case SECOND:
                 seconds = value;
@@ -170,9 +349,7 @@ public final class RowsJson {
                 break;
         }
         Instant instant = Instant.ofEpochSecond(seconds, nanos);
-        return type.getTimezone() == null
-                ? dateTime(LocalDateTime.ofInstant(instant, ZoneOffset.UTC))
-                : instant.toString();
+        return zoned ? instant.toString() : dateTime(LocalDateTime.ofInstant(instant, ZoneOffset.UTC));
     }
 
     /**

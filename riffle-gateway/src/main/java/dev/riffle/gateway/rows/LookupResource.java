@@ -2,6 +2,7 @@ package dev.riffle.gateway.rows;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
@@ -21,7 +22,9 @@ import io.javalin.openapi.OpenApiContent;
 import io.javalin.openapi.OpenApiParam;
 import io.javalin.openapi.OpenApiRequestBody;
 import io.javalin.openapi.OpenApiResponse;
+import java.io.ByteArrayOutputStream;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -31,6 +34,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.lookup.LookupResult;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalRow;
 
@@ -57,33 +61,70 @@ public final class LookupResource {
                 @OpenApiResponse(status = "200", description = "The row (JSON object, or a one-row Arrow stream)"),
                 @OpenApiResponse(status = "400", description = "A bad or incomplete key"),
                 @OpenApiResponse(status = "404", description = "No such table, or no row with that key")})
-    public void getRow(Context ctx) throws IOException {
+    public void getRow(Context ctx) {
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        TableInfo table = handles.info(backend, ctx);
+        PendingRow pending = lookUp(Backend.tablePath(ctx), ctx.pathParam("key"), ctx.queryParamMap());
+        ctx.future(() -> pending.found().thenAcceptAsync(row -> answerRow(ctx, format, pending.table(), row),
+                backend.responses()));
+    }
+
+    /** A point lookup under way: its table, and the row it finds (or a row_not_found failure). */
+    record PendingRow(TableInfo table, CompletableFuture<InternalRow> found) {}
+
+    /**
+     * Starts the lookup of the row whose first primary-key column is {@code first} and whose other
+     * key columns (and partition keys) are {@code others}, all as text. Bad keys fail here; the
+     * lookup itself completes without holding the calling thread, so that a server thread is not
+     * parked per lookup (and woken again): that cost more than the rest of the request.
+     */
+    PendingRow lookUp(TablePath path, String first, Map<String, List<String>> others) {
+        TableInfo table = handles.info(backend, path);
         RowShape shape = RowShape.lookupKey(table);
         ObjectNode key = Json.MAPPER.createObjectNode();
-        String first = table.getPrimaryKeys().get(0);
-        key.set(first, TextNode.valueOf(ctx.pathParam("key")));
-        for (Map.Entry<String, List<String>> param : ctx.queryParamMap().entrySet()) {
-            if (param.getKey().equals(first)) {
-                throw ApiException.badRequest("invalid_key", "Key column '" + first + "' is given in the path; do not "
-                        + "repeat it as a query parameter");
+        String firstColumn = table.getPrimaryKeys().get(0);
+        key.set(firstColumn, TextNode.valueOf(first));
+        for (Map.Entry<String, List<String>> param : others.entrySet()) {
+            if (param.getKey().equals(firstColumn)) {
+                throw ApiException.badRequest("invalid_key", "Key column '" + firstColumn + "' is given in the path; "
+                        + "do not repeat it as a query parameter");
             }
             key.set(param.getKey(), TextNode.valueOf(param.getValue().get(0)));
         }
         GenericRow keyRow = shape.fromJson(key, -1, true);
-        List<InternalRow> found = lookup(table, List.of(keyRow), List.of()).get(0);
-        if (found.isEmpty()) {
-            throw ApiException.notFound("row_not_found", "No row of " + table.getTablePath() + " has key " + key);
-        }
+        CompletableFuture<LookupResult> result = handles.lookuper(backend, table, List.of()).lookup(keyRow);
+        return new PendingRow(table, backend.within(result, "The lookup in " + table.getTablePath())
+                .thenApply(found -> {
+                    InternalRow row = found.getSingletonRow();
+                    if (row == null) {
+                        throw ApiException.notFound("row_not_found", "No row of " + table.getTablePath() + " has key "
+                                + key);
+                    }
+                    return row;
+                }));
+    }
+
+    private void answerRow(Context ctx, MediaTypes.Format format, TableInfo table, InternalRow row) {
         GatewayMetrics.rows(ctx, "read", 1);
-        try (VectorSchemaRoot rows = toArrow(found, table.getRowType())) {
+        try {
             if (format == MediaTypes.Format.ARROW) {
-                Render.rows(ctx, format, rows, json -> { });
+                try (VectorSchemaRoot rows = toArrow(List.of(row), table.getRowType())) {
+                    Render.rows(ctx, format, rows, json -> { });
+                }
             } else {
-                Render.streamJson(ctx, json -> RowsJson.writeRow(json, rows.getFieldVectors(), 0));
+                ctx.status(200).contentType(MediaTypes.JSON).result(rowJson(table, row));
             }
+        } catch (IOException e) {
+            throw new UncheckedIOException(e);
         }
+    }
+
+    /** The row as one JSON object. */
+    static byte[] rowJson(TableInfo table, InternalRow row) throws IOException {
+        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        try (JsonGenerator json = Json.MAPPER.createGenerator(bytes)) {
+            RowsJson.writeRow(json, row, table.getRowType());
+        }
+        return bytes.toByteArray();
     }
 
     @OpenApi(path = Paths.LOOKUP, methods = HttpMethod.POST, tags = "Lookups", operationId = "lookupRows",

@@ -21,8 +21,9 @@ import org.apache.fluss.metadata.TablePath;
  *
  * <p>Lookupers are kept per thread: a Fluss {@link Lookuper} reuses its key encoder, so it must
  * not be shared between threads, and making one per request cost more than the rest of a point
- * lookup's client-side work. A request runs on one thread, and its lookups are issued (encoded)
- * before it waits for their answers, so a thread's lookuper is never used by two requests at once.
+ * lookup's client-side work. A lookup encodes its key on the calling thread before
+ * {@code lookup} returns, so a thread's lookuper is never in use by two requests at once, even
+ * while their answers are still pending.
  */
 final class TableHandles {
     /** Lookupers one thread keeps (least recently used dropped first): a handful of tables are hot. */
@@ -53,8 +54,13 @@ final class TableHandles {
      * or created again is noticed within that second; a lookup on a dropped table fails meanwhile.
      */
     TableInfo info(Backend backend, io.javalin.http.Context ctx) {
+        return info(backend, Backend.tablePath(ctx));
+    }
+
+    /** {@link #info(Backend, io.javalin.http.Context)} of a table named otherwise than by the request's path. */
+    TableInfo info(Backend backend, TablePath path) {
         FlussConnection connection = backend.connection();
-        Map.Entry<FlussConnection, TablePath> key = Map.entry(connection, Backend.tablePath(ctx));
+        Map.Entry<FlussConnection, TablePath> key = Map.entry(connection, path);
         Known known = infos.get(key);
         long now = System.nanoTime();
         if (known != null && now - known.atNanos() < METADATA_TTL_NANOS) {

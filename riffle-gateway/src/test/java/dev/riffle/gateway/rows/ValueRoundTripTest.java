@@ -70,6 +70,59 @@ class ValueRoundTripTest {
         }
     }
 
+    /** Times and timestamps of every precision, and map keys of every kind, beside {@link #ALL}. */
+    private static final RowType MORE = RowType.of(
+            new org.apache.fluss.types.DataType[] {
+                DataTypes.TIME(0), DataTypes.TIMESTAMP(0), DataTypes.TIMESTAMP(3), DataTypes.TIMESTAMP(6),
+                DataTypes.TIMESTAMP_LTZ(0), DataTypes.TIMESTAMP_LTZ(6), DataTypes.TIMESTAMP_LTZ(9), DataTypes.CHAR(5),
+                DataTypeParser.parse("MAP<STRING, INT>"), DataTypeParser.parse("MAP<DATE, INT>"),
+                DataTypeParser.parse("MAP<DECIMAL(5, 2), INT>"), DataTypeParser.parse("MAP<BOOLEAN, INT>"),
+                DataTypeParser.parse("MAP<BYTES, INT>"), DataTypeParser.parse("MAP<TIMESTAMP(3), INT>"),
+                DataTypeParser.parse("MAP<TIME(3), INT>"), DataTypeParser.parse("MAP<BIGINT, ARRAY<ROW<a STRING>>>"),
+                DataTypeParser.parse("ARRAY<TIMESTAMP_LTZ(3)>")},
+            new String[] {"t0", "ts0", "ts3", "ts6", "ltz0", "ltz6", "ltz9", "code", "by_name", "by_day", "by_amount",
+                "by_flag", "by_bytes", "by_time", "by_clock", "deep", "instants"});
+
+    private static final String MORE_ROWS = "["
+            + "{\"t0\":\"12:30:05\",\"ts0\":\"1969-12-31T23:59:59\",\"ts3\":\"1960-01-01T00:00:00.001\","
+            + "\"ts6\":\"2024-06-01T12:00:00.000250\",\"ltz0\":\"1970-01-01T00:00:00Z\","
+            + "\"ltz6\":\"1969-12-31T23:59:59.999999Z\",\"ltz9\":\"2024-06-01T12:00:00.123456789Z\",\"code\":\"ab\","
+            + "\"by_name\":{\"x\":1,\"\":2},\"by_day\":{\"2024-02-29\":3},\"by_amount\":{\"-1.50\":4},"
+            + "\"by_flag\":{\"true\":5},\"by_bytes\":{\"AAE=\":6},\"by_time\":{\"2024-06-01T00:00:00.500\":7},"
+            + "\"by_clock\":{\"23:59:59.999\":8},\"deep\":{\"9\":[{\"a\":\"z\"},null]},"
+            + "\"instants\":[\"1970-01-01T00:00:00.001Z\",null]},"
+            + "{\"t0\":null,\"ts0\":null,\"ts3\":null,\"ts6\":null,\"ltz0\":null,\"ltz6\":null,\"ltz9\":null,"
+            + "\"code\":null,\"by_name\":null,\"by_day\":{},\"by_amount\":null,\"by_flag\":null,\"by_bytes\":null,"
+            + "\"by_time\":null,\"by_clock\":null,\"deep\":null,\"instants\":[]}]";
+
+    /**
+     * Point lookups render Fluss rows straight to JSON; scans render Arrow batches. A row must
+     * read the same either way, for every type.
+     */
+    @Test
+    void flussRowsRenderAsTheirArrowBatchesDo() throws IOException {
+        for (RowType type : List.of(ALL, MORE)) {
+            JsonNode input = Json.MAPPER.readTree(type == ALL ? ROWS : MORE_ROWS);
+            List<InternalRow> rows = new ArrayList<>();
+            for (JsonNode row : input) {
+                rows.add(fromJson(row, type));
+            }
+            StringWriter text = new StringWriter();
+            try (JsonGenerator json = Json.MAPPER.createGenerator(text)) {
+                json.writeStartArray();
+                for (InternalRow row : rows) {
+                    RowsJson.writeRow(json, row, type);
+                }
+                json.writeEndArray();
+            }
+            JsonNode direct = Json.MAPPER.readTree(text.toString());
+            try (BufferAllocator allocator = new RootAllocator();
+                    VectorSchemaRoot root = toArrow(rows, type, allocator)) {
+                assertThat(direct).as(type.toString()).isEqualTo(render(root)).isEqualTo(input);
+            }
+        }
+    }
+
     @Test
     void valuesThatDoNotFitTheirColumnAreRefusedWithTheReason() {
         assertRefused("DECIMAL(5,2)", "1.234", "more than 2 digits after the point");
@@ -102,9 +155,13 @@ class ValueRoundTripTest {
     }
 
     private static GenericRow fromJson(JsonNode json) {
-        GenericRow row = new GenericRow(ALL.getFieldCount());
-        for (int c = 0; c < ALL.getFieldCount(); c++) {
-            row.setField(c, JsonValues.toFluss(json.get(ALL.getFieldNames().get(c)), ALL.getTypeAt(c), false));
+        return fromJson(json, ALL);
+    }
+
+    private static GenericRow fromJson(JsonNode json, RowType type) {
+        GenericRow row = new GenericRow(type.getFieldCount());
+        for (int c = 0; c < type.getFieldCount(); c++) {
+            row.setField(c, JsonValues.toFluss(json.get(type.getFieldNames().get(c)), type.getTypeAt(c), false));
         }
         return row;
     }
@@ -122,7 +179,11 @@ class ValueRoundTripTest {
     }
 
     private static VectorSchemaRoot toArrow(List<InternalRow> rows, BufferAllocator allocator) {
-        try (dev.riffle.core.types.RowArrowWriter writer = dev.riffle.core.types.RowArrowWriter.create(ALL, allocator)) {
+        return toArrow(rows, ALL, allocator);
+    }
+
+    private static VectorSchemaRoot toArrow(List<InternalRow> rows, RowType type, BufferAllocator allocator) {
+        try (dev.riffle.core.types.RowArrowWriter writer = dev.riffle.core.types.RowArrowWriter.create(type, allocator)) {
             rows.forEach(writer::write);
             return writer.finish();
         }

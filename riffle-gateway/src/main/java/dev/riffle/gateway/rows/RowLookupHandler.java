@@ -1,0 +1,145 @@
+package dev.riffle.gateway.rows;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.ErrorMapper;
+import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Render;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.IOException;
+import java.nio.ByteBuffer;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.fluss.metadata.TablePath;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.server.handler.HandlerWrapper;
+import org.eclipse.jetty.util.Callback;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Answers the plainest point lookups, {@code GET /v1/databases/{db}/tables/{table}/rows/{key}}
+ * in JSON, in Jetty ahead of Javalin; every other request (and every other form of this one: a
+ * composite key in the query, an escaped path, Arrow, basic auth) passes on to Javalin's route,
+ * which answers the same. Point lookups are the gateway's hottest small request, and Javalin's
+ * routing and servlet layers (with its asynchronous completion) cost about as much CPU per lookup
+ * as the lookup itself: this keeps HTTP lookups within half the Java client's throughput.
+ *
+ * <p>Answers are the route's: the same row JSON, the same error envelope and codes (both through
+ * {@link LookupResource}), and the same metrics under the route template {@link Paths#ROW}.
+ */
+public final class RowLookupHandler extends HandlerWrapper {
+    private static final Logger LOG = LoggerFactory.getLogger(RowLookupHandler.class);
+    private static final String ROUTE = Paths.ROW;
+
+    private final LookupResource lookups;
+    private final Backend backend;
+    private final GatewayMetrics metrics;
+
+    /** The path of a plain point lookup. */
+    record RowAddress(TablePath table, String key) {}
+
+    public RowLookupHandler(LookupResource lookups, Backend backend, GatewayMetrics metrics) {
+        this.lookups = requireNonNull(lookups, "lookups is null");
+        this.backend = requireNonNull(backend, "backend is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    @Override
+    public void handle(String target, Request base, HttpServletRequest request, HttpServletResponse response)
+            throws IOException, ServletException {
+        Optional<RowAddress> address = backend.perPrincipal() ? Optional.empty() : plainLookup(request);
+        if (address.isEmpty()) {
+            super.handle(target, base, request, response);
+            return;
+        }
+        base.setHandled(true);
+        long started = System.nanoTime();
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0); // the lookup has the request timeout of its own (Backend.within)
+        LookupResource.PendingRow pending;
+        try {
+            pending = lookups.lookUp(address.get().table(), address.get().key(), Map.of());
+        } catch (RuntimeException e) {
+            answer(base, failure(e), started, async);
+            return;
+        }
+        // Answered on whichever thread completes the lookup (mostly the Fluss client's network
+        // thread): the row is rendered there and handed to Jetty without blocking, so a client
+        // that reads slowly holds up no one else, and no server thread is woken per lookup.
+        pending.found().whenComplete((row, failure) -> {
+            Answer answer;
+            try {
+                answer = failure == null
+                        ? new Answer(200, LookupResource.rowJson(pending.table(), row), null)
+                        : failure(failure);
+            } catch (IOException | RuntimeException e) {
+                answer = failure(e);
+            }
+            answer(base, answer, started, async);
+        });
+    }
+
+    /** A status, its JSON body, and the error code when it is an error. */
+    private record Answer(int status, byte[] json, String errorCode) {}
+
+    private static Answer failure(Throwable failure) {
+        ApiException error = ErrorMapper.toApiException(failure);
+        return new Answer(error.status(), Render.errorJson(error), error.code());
+    }
+
+    /** Sends {@code answer} without blocking, then completes the request. */
+    private void answer(Request base, Answer answer, long started, AsyncContext async) {
+        Response response = base.getResponse();
+        response.setStatus(answer.status());
+        response.setContentType(MediaTypes.JSON);
+        response.setContentLength(answer.json().length);
+        Runnable done = () -> {
+            metrics.record("GET", ROUTE, answer.status(), answer.errorCode(), answer.errorCode() == null ? 1 : -1,
+                    "read", System.nanoTime() - started);
+            async.complete();
+        };
+        response.getHttpOutput().sendContent(ByteBuffer.wrap(answer.json()), Callback.from(done, failure -> {
+            LOG.debug("GET {} was not answered: {}", base.getRequestURI(), failure.toString());
+            done.run();
+        }));
+    }
+
+    /**
+     * The table and key of a request this handler answers: a GET of exactly
+     * {@code /v1/databases/{db}/tables/{table}/rows/{key}} with no query, no escapes in the path,
+     * and an {@code Accept} that takes JSON (or none).
+     */
+    static Optional<RowAddress> plainLookup(HttpServletRequest request) {
+        if (!"GET".equals(request.getMethod()) || request.getQueryString() != null) {
+            return Optional.empty();
+        }
+        String accept = request.getHeader("Accept");
+        if (accept != null && !accept.isBlank() && !accept.equals(MediaTypes.JSON) && !accept.equals("*/*")) {
+            return Optional.empty();
+        }
+        return parse(request.getRequestURI());
+    }
+
+    /** {@code /v1/databases/{db}/tables/{table}/rows/{key}} with plain (unescaped, non-empty) names. */
+    static Optional<RowAddress> parse(String uri) {
+        if (uri == null || !uri.startsWith("/v1/databases/") || uri.indexOf('%') >= 0 || uri.indexOf('+') >= 0) {
+            return Optional.empty();
+        }
+        String[] parts = uri.substring(1).split("/", -1);
+        if (parts.length != 7 || !parts[3].equals("tables") || !parts[5].equals("rows")
+                || parts[2].isEmpty() || parts[4].isEmpty() || parts[6].isEmpty()) {
+            return Optional.empty();
+        }
+        return Optional.of(new RowAddress(TablePath.of(parts[2], parts[4]), parts[6]));
+    }
+
+}
