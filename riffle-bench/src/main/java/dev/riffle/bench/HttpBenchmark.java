@@ -63,8 +63,8 @@ import org.apache.fluss.types.DataTypes;
  * <pre>
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=HttpBenchmark -Dbench.args="50000 1000000"
  * </pre>
- * Arguments: lookups per side, measured in five alternating rounds after a warm-up that runs rounds of the same size until the rate settles (default 50,000), rows ingested per side (default 1,000,000;
- * JSON ingests a fifth of it), and the HTTP client: {@code raw} (default: {@link HttpBenchmarkClient},
+ * Arguments: lookups per side, measured in five alternating rounds after a warm-up that runs rounds of the same size until the rate settles (default 50,000), rows ingested per side, likewise in five rounds (default 1,000,000;
+ * JSON ingests a fifth of each round), and the HTTP client: {@code raw} (default: {@link HttpBenchmarkClient},
  * one blocking keep-alive connection per client thread, as wrk would drive the gateway) or
  * {@code jdk} ({@code java.net.http.HttpClient}, whose own CPU per small request is several times
  * the gateway's and, on a two-core machine shared by client, gateway and cluster, is charged to
@@ -214,8 +214,8 @@ public final class HttpBenchmark {
             // tens of thousands of requests), then measure the two sides in alternating rounds, so that a
             // noisy spell of the shared machine falls on both, and compare their medians.
             int round = Math.max(CLIENTS * 50, lookups / ROUNDS);
-            warm("Java Lookuper", java, round);
-            warm("HTTP GET /rows/{key}", rest, round);
+            warm("Java Lookuper", () -> run(java, round));
+            warm("HTTP GET /rows/{key}", () -> run(rest, round));
             double[] javaRates = new double[ROUNDS];
             double[] restRates = new double[ROUNDS];
             for (int r = 0; r < ROUNDS; r++) {
@@ -223,7 +223,7 @@ public final class HttpBenchmark {
                 restRates[r] = run(rest, round);
             }
             // SQL only after: warming it up compiles much of Calcite, which would go on during the rounds above.
-            warm("HTTP POST /v1/sql", overSql, round / 4);
+            warm("HTTP POST /v1/sql", () -> run(overSql, round / 4));
             double[] sqlRates = new double[ROUNDS];
             for (int r = 0; r < ROUNDS; r++) {
                 sqlRates[r] = run(overSql, round / 4);
@@ -243,16 +243,21 @@ public final class HttpBenchmark {
     }
 
     /**
-     * Runs rounds of {@code calls} until two rounds in a row fail to beat the best one before by
+     * Runs rounds until two rounds in a row fail to beat the best one before by
      * 5% (at most {@link #MAX_WARMUP_ROUNDS}): the JIT compiles a path over many rounds when the
      * two cores are busy with it, so one flat pair of rounds is not yet the steady state.
      */
-    private static void warm(String name, Caller caller, int calls) throws Exception {
+    /** One measured round: its rate. */
+    private interface Round {
+        double run() throws Exception;
+    }
+
+    private static void warm(String name, Round round) throws Exception {
         double best = 0;
         int flat = 0;
         StringBuilder seen = new StringBuilder();
         for (int r = 0; r < MAX_WARMUP_ROUNDS && flat < 2; r++) {
-            double rate = run(caller, calls);
+            double rate = round.run();
             seen.append(seen.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%,.0f", rate));
             flat = rate > best * 1.05 ? 0 : flat + 1;
             best = Math.max(best, rate);
@@ -336,9 +341,10 @@ public final class HttpBenchmark {
         for (TablePath path : List.of(javaTable, arrowTable, jsonTable)) {
             create(connection, path, LOG);
         }
-        int arrowBatches = Math.max(1, rows / ARROW_BATCH);
-        int jsonRows = Math.max(JSON_BATCH, rows / 5);
-        int jsonBatches = jsonRows / JSON_BATCH;
+        // Each side appends the same rows every round (log tables keep them all).
+        int arrowBatches = Math.max(INGEST_CLIENTS, rows / ROUNDS / ARROW_BATCH);
+        int roundRows = arrowBatches * ARROW_BATCH;
+        int jsonBatches = Math.max(INGEST_CLIENTS, roundRows / 5 / JSON_BATCH);
 
         // The request bodies are encoded before the clock starts: this measures the gateway, not the client's encoder.
         List<byte[]> arrowBodies = new ArrayList<>();
@@ -351,29 +357,36 @@ public final class HttpBenchmark {
         for (int b = 0; b < jsonBatches; b++) {
             jsonBodies.add(jsonBatch((long) b * JSON_BATCH, JSON_BATCH));
         }
-
-        // Warm-up: a slice of each, into a scratch table.
-        TablePath scratch = TablePath.of("bench", "ingest_warmup");
-        create(connection, scratch, LOG);
-        javaAppend(connection, scratch, 0, Math.min(rows, 100_000));
-        post(http, rowsUrl(gateway, scratch), "application/vnd.apache.arrow.stream",
-                arrowBodies.subList(0, Math.min(arrowBodies.size(), 10)), ARROW_BATCH);
-        post(http, rowsUrl(gateway, scratch), "application/json",
-                jsonBodies.subList(0, Math.min(jsonBodies.size(), 20)), JSON_BATCH);
-
-        double javaRate = javaAppend(connection, javaTable, 0, (long) arrowBatches * ARROW_BATCH);
-        double arrowRate = post(http, rowsUrl(gateway, arrowTable), "application/vnd.apache.arrow.stream", arrowBodies,
+        Round java = () -> javaAppend(connection, javaTable, 0, roundRows);
+        Round arrow = () -> post(http, rowsUrl(gateway, arrowTable), "application/vnd.apache.arrow.stream", arrowBodies,
                 ARROW_BATCH);
-        double jsonRate = post(http, rowsUrl(gateway, jsonTable), "application/json", jsonBodies, JSON_BATCH);
-        System.out.printf(Locale.ROOT, "%nIngest into a log table (BIGINT, STRING, BIGINT, DOUBLE; %d buckets)%n", BUCKETS);
-        System.out.printf(Locale.ROOT, "  Java AppendWriter (one writer, flush at end)   %,12.0f rows/s   (%,d rows)%n",
-                javaRate, (long) arrowBatches * ARROW_BATCH);
+        Round json = () -> post(http, rowsUrl(gateway, jsonTable), "application/json", jsonBodies, JSON_BATCH);
+
+        // As for lookups: each side warmed to a steady rate, then alternating rounds, medians compared.
+        warm("Java AppendWriter", java);
+        warm("HTTP Arrow IPC", arrow);
+        warm("HTTP JSON", json);
+        double[] javaRates = new double[ROUNDS];
+        double[] arrowRates = new double[ROUNDS];
+        double[] jsonRates = new double[ROUNDS];
+        for (int r = 0; r < ROUNDS; r++) {
+            javaRates[r] = java.run();
+            arrowRates[r] = arrow.run();
+            jsonRates[r] = json.run();
+        }
+        double javaRate = median(javaRates);
+        double arrowRate = median(arrowRates);
+        double jsonRate = median(jsonRates);
+        System.out.printf(Locale.ROOT, "%nIngest into a log table (BIGINT, STRING, BIGINT, DOUBLE; %d buckets; %d alternating "
+                + "rounds; medians)%n", BUCKETS, ROUNDS);
+        System.out.printf(Locale.ROOT, "  Java AppendWriter (one writer, flush at end)   %,12.0f rows/s   (%,d rows a round)"
+                + "   rounds %s%n", javaRate, roundRows, rates(javaRates));
         System.out.printf(Locale.ROOT, "  HTTP Arrow IPC, 10,000-row batches             %,12.0f rows/s   ratio %.2fx   "
-                + "(target >= 0.5x; %,d rows, %d concurrent clients)%n", arrowRate, arrowRate / javaRate,
-                (long) arrowBatches * ARROW_BATCH, INGEST_CLIENTS);
+                + "(target >= 0.5x; %,d rows a round, %d concurrent clients)   rounds %s%n", arrowRate, arrowRate / javaRate,
+                roundRows, INGEST_CLIENTS, rates(arrowRates));
         System.out.printf(Locale.ROOT, "  HTTP JSON, 1,000-row batches                   %,12.0f rows/s   ratio %.2fx   "
-                + "(%,d rows, %d concurrent clients)%n", jsonRate, jsonRate / javaRate, (long) jsonBatches * JSON_BATCH,
-                INGEST_CLIENTS);
+                + "(%,d rows a round, %d concurrent clients)   rounds %s%n", jsonRate, jsonRate / javaRate,
+                jsonBatches * JSON_BATCH, INGEST_CLIENTS, rates(jsonRates));
     }
 
     private static String rowsUrl(Gateway gateway, TablePath path) {
