@@ -316,10 +316,18 @@ public final class Gateway implements AutoCloseable {
             }
         }
 
+        /**
+         * The client options a request-answering gateway wants, where the caller set none: lookups
+         * and writes wait 1 ms and 5 ms for company, not 100 ms. A write request waits for its own
+         * rows' acknowledgements, and rows of concurrent requests share batches meanwhile.
+         */
         private static Configuration withFastLookups(Configuration conf) {
             Configuration copy = new Configuration(conf);
             if (!copy.containsKey(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT.key())) {
                 copy.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, Duration.ofMillis(1));
+            }
+            if (!copy.containsKey(ConfigOptions.CLIENT_WRITER_BATCH_TIMEOUT.key())) {
+                copy.set(ConfigOptions.CLIENT_WRITER_BATCH_TIMEOUT, Duration.ofMillis(5));
             }
             return copy;
         }

@@ -45,6 +45,7 @@ import org.apache.fluss.row.GenericRow;
  */
 public final class WriteResource {
     private final Backend backend;
+    private final TableHandles handles = new TableHandles();
 
     public WriteResource(Backend backend) {
         this.backend = requireNonNull(backend, "backend is null");
@@ -198,7 +199,12 @@ public final class WriteResource {
             return;
         }
         List<CompletableFuture<?>> acks = new ArrayList<>(rows.size());
-        try (Table fluss = backend.table(table.getTablePath())) {
+        // No flush: it would wait for every batch in flight, other requests' too. The gateway's
+        // connection sends a batch within client.writer.batch-timeout (5 ms unless set), and rows of
+        // concurrent requests share batches meanwhile; a request waits for its own rows only.
+        // The table's handle is kept (by table id) across requests: opening one is a metadata round trip.
+        Table fluss = handles.get(backend, table);
+        {
             if (table.hasPrimaryKey()) {
                 Upsert upsert = fluss.newUpsert();
                 if (columns.isPresent()) {
@@ -208,20 +214,14 @@ public final class WriteResource {
                 for (GenericRow row : rows) {
                     acks.add(delete ? writer.delete(row) : writer.upsert(row));
                 }
-                writer.flush();
             } else {
                 AppendWriter writer = fluss.newAppend().createWriter();
                 for (GenericRow row : rows) {
                     acks.add(writer.append(row));
                 }
-                writer.flush();
             }
-        } catch (RuntimeException e) {
-            throw e;
-        } catch (Exception e) {
-            throw new IllegalStateException("Closing table " + table.getTablePath() + " failed: " + e.getMessage(), e);
+            backend.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
+                    (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
         }
-        backend.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
     }
 }
