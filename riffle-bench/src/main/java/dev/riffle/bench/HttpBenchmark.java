@@ -76,6 +76,7 @@ public final class HttpBenchmark {
     private static final int CLIENTS = 32;
     /** Measured rounds per side of the lookup comparison (odd, for a median). */
     private static final int ROUNDS = 5;
+    private static final int MIN_WARMUP_ROUNDS = 5;
     private static final int MAX_WARMUP_ROUNDS = 15;
     private static final int INGEST_CLIENTS = 4;
     private static final int ARROW_BATCH = 10_000;
@@ -244,7 +245,7 @@ public final class HttpBenchmark {
 
     /**
      * Runs rounds until two rounds in a row fail to beat the best one before by
-     * 5% (at most {@link #MAX_WARMUP_ROUNDS}): the JIT compiles a path over many rounds when the
+     * 5% (at least {@link #MIN_WARMUP_ROUNDS}, at most {@link #MAX_WARMUP_ROUNDS}): the JIT compiles a path over many rounds when the
      * two cores are busy with it, so one flat pair of rounds is not yet the steady state.
      */
     /** One measured round: its rate. */
@@ -256,7 +257,7 @@ public final class HttpBenchmark {
         double best = 0;
         int flat = 0;
         StringBuilder seen = new StringBuilder();
-        for (int r = 0; r < MAX_WARMUP_ROUNDS && flat < 2; r++) {
+        for (int r = 0; r < MAX_WARMUP_ROUNDS && (flat < 2 || r < MIN_WARMUP_ROUNDS); r++) {
             double rate = round.run();
             seen.append(seen.isEmpty() ? "" : ", ").append(String.format(Locale.ROOT, "%,.0f", rate));
             flat = rate > best * 1.05 ? 0 : flat + 1;
