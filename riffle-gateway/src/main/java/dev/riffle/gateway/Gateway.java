@@ -155,8 +155,9 @@ public final class Gateway implements AutoCloseable {
         }
 
         /**
-         * A full Fluss client configuration. Unless it sets {@code client.lookup.batch-timeout}, the
-         * gateway sets it to 1 ms: a lookup then waits 1 ms for others to batch with, not 100 ms.
+         * A full Fluss client configuration. Unless it sets them, the gateway sets
+         * {@code client.lookup.batch-timeout} to 1 ms and {@code client.writer.batch-timeout} to 5 ms:
+         * a lookup or a write then waits that long for others to batch with, not 100 ms.
          */
         public Builder clientConfig(Configuration conf) {
             this.clientConfig = new Configuration(requireNonNull(conf, "conf is null"));
@@ -236,7 +237,9 @@ public final class Gateway implements AutoCloseable {
             if (owns && clientConfig == null) {
                 throw new IllegalStateException("Give the gateway bootstrapServers, a clientConfig or a connection");
             }
-            Connection conn = owns ? ConnectionFactory.createConnection(withFastLookups(clientConfig)) : connection;
+            Connection conn = owns
+                    ? ConnectionFactory.createConnection(withGatewayClientDefaults(clientConfig))
+                    : connection;
             if (!(conn instanceof FlussConnection fluss)) {
                 throw new IllegalArgumentException("The gateway needs the Fluss client's own Connection, got "
                         + conn.getClass().getName());
@@ -321,7 +324,7 @@ public final class Gateway implements AutoCloseable {
          * and writes wait 1 ms and 5 ms for company, not 100 ms. A write request waits for its own
          * rows' acknowledgements, and rows of concurrent requests share batches meanwhile.
          */
-        private static Configuration withFastLookups(Configuration conf) {
+        private static Configuration withGatewayClientDefaults(Configuration conf) {
             Configuration copy = new Configuration(conf);
             if (!copy.containsKey(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT.key())) {
                 copy.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, Duration.ofMillis(1));
