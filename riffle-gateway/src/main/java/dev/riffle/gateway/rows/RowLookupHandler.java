@@ -142,5 +142,4 @@ public final class RowLookupHandler extends HandlerWrapper {
         }
         return Optional.of(new RowAddress(TablePath.of(parts[2], parts[4]), parts[6]));
     }
-
 }

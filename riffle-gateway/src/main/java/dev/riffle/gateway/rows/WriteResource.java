@@ -204,24 +204,22 @@ public final class WriteResource {
         // concurrent requests share batches meanwhile; a request waits for its own rows only.
         // The table's handle is kept (by table id) across requests: opening one is a metadata round trip.
         Table fluss = handles.get(backend, table);
-        {
-            if (table.hasPrimaryKey()) {
-                Upsert upsert = fluss.newUpsert();
-                if (columns.isPresent()) {
-                    upsert = upsert.partialUpdate(columns.get().toArray(String[]::new));
-                }
-                UpsertWriter writer = upsert.createWriter();
-                for (GenericRow row : rows) {
-                    acks.add(delete ? writer.delete(row) : writer.upsert(row));
-                }
-            } else {
-                AppendWriter writer = fluss.newAppend().createWriter();
-                for (GenericRow row : rows) {
-                    acks.add(writer.append(row));
-                }
+        if (table.hasPrimaryKey()) {
+            Upsert upsert = fluss.newUpsert();
+            if (columns.isPresent()) {
+                upsert = upsert.partialUpdate(columns.get().toArray(String[]::new));
             }
-            backend.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                    (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
+            UpsertWriter writer = upsert.createWriter();
+            for (GenericRow row : rows) {
+                acks.add(delete ? writer.delete(row) : writer.upsert(row));
+            }
+        } else {
+            AppendWriter writer = fluss.newAppend().createWriter();
+            for (GenericRow row : rows) {
+                acks.add(writer.append(row));
+            }
         }
+        backend.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
+                (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
     }
 }
