@@ -20,6 +20,7 @@ import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.cluster.ServerType;
 import org.apache.fluss.exception.DisconnectException;
+import org.apache.fluss.exception.NetworkException;
 import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -64,7 +65,9 @@ class ReplicationFailoverIT {
 
     private static boolean sentToTheStoppedServer(Throwable failure) {
         for (Throwable cause = failure; cause != null; cause = cause.getCause()) {
-            if (cause instanceof DisconnectException && cause.getMessage().contains("(id: ts-1,")) {
+            // Either the request could not be sent (DisconnectException), or the server went while it was in flight.
+            boolean network = cause instanceof DisconnectException || cause instanceof NetworkException;
+            if (network && cause.getMessage() != null && cause.getMessage().contains("(id: ts-1,")) {
                 return true;
             }
         }
