@@ -154,7 +154,7 @@ final class GroupByPhase {
         double seconds;
         try (java.sql.Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
             long started = System.nanoTime();
-            BoundedLogReader reader = riffle.table(SqlBenchmark.EVENTS).read().columns("k", "v").createReader();
+            BoundedLogReader reader = riffle.table(SqlBenchmark.EVENTS).read().log().columns("k", "v").createLogReader();
             try (ArrowArrayStream stream = reader.exportArrayStream(streams)) {
                 duck.unwrap(DuckDBConnection.class).registerArrowStream("events", stream);
                 try (Statement statement = duck.createStatement();
@@ -179,7 +179,7 @@ final class GroupByPhase {
     private static double columnar(Riffle riffle, Groups expected) {
         long started = System.nanoTime();
         ColumnarGroupBy groupBy = new ColumnarGroupBy();
-        try (BoundedLogReader reader = riffle.table(SqlBenchmark.EVENTS).read().columns("k", "v").createReader()) {
+        try (BoundedLogReader reader = riffle.table(SqlBenchmark.EVENTS).read().log().columns("k", "v").createLogReader()) {
             while (reader.hasNext()) {
                 try (LogBatch batch = reader.next()) {
                     groupBy.add(batch.root());

@@ -5,12 +5,13 @@ import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.StartingOffsets;
+import dev.riffle.core.reader.ReadBatch;
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.scan.LogBatch;
 import dev.riffle.lake.source.FlussPluginLakeSource;
 import dev.riffle.lake.tiering.TieredTable;
 import dev.riffle.lake.tiering.TieringService;
 import dev.riffle.lake.union.UnionRead;
-import dev.riffle.lake.union.UnionReader;
 import dev.riffle.local.LocalCluster;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -202,7 +203,7 @@ public final class LakeBenchmark {
                 started = System.nanoTime();
                 long lakeOnly = count(UnionRead.of(riffle, lake, table).lakeOnly().createReader());
                 long tail = 0;
-                try (BoundedLogReader log = table.read().from(StartingOffsets.explicit(snapshotOffsets)).createReader()) {
+                try (BoundedLogReader log = table.read().log().from(StartingOffsets.explicit(snapshotOffsets)).createLogReader()) {
                     while (log.hasNext()) {
                         try (LogBatch batch = log.next()) {
                             tail += touch(batch.root());
@@ -230,12 +231,12 @@ public final class LakeBenchmark {
         System.out.printf(Locale.ROOT, "  all rounds: union %s, parts %s%n", union, parts);
     }
 
-    private static long count(UnionReader reader) throws Exception {
+    private static long count(TableReader reader) throws Exception {
         long rows = 0;
         try (reader) {
             while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
-                    rows += touch(batch);
+                try (ReadBatch batch = reader.next()) {
+                    rows += touch(batch.root());
                 }
             }
         }
@@ -291,9 +292,9 @@ public final class LakeBenchmark {
             RiffleTable t = riffle.table(table);
             var lake = FlussPluginLakeSource.create("paimon", Map.of("metastore", "filesystem", "warehouse", warehouse),
                     t.info().getTablePath(), t.info().getRowType());
-            try (UnionReader reader = UnionRead.of(riffle, lake, t).createReader()) {
+            try (TableReader reader = UnionRead.of(riffle, lake, t).createReader()) {
                 while (reader.hasNext()) {
-                    try (VectorSchemaRoot batch = reader.next()) {
+                    try (VectorSchemaRoot batch = reader.next().root()) {
                         for (int i = 0; i < batch.getRowCount(); i++) {
                             if (batch.getVector(1).getObject(i).toString().startsWith("tail-")) {
                                 tailValues++;

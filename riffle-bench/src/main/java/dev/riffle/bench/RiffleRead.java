@@ -27,11 +27,11 @@ final class RiffleRead {
         long rows = 0;
         long checksum = 0;
         {
-            ReadBuilder read = riffle.table(table).read();
+            ReadBuilder read = riffle.table(table).read().log();
             if (columns.isPresent()) {
                 read = read.columns(columns.get());
             }
-            try (BoundedLogReader reader = read.createReader()) {
+            try (BoundedLogReader reader = read.createLogReader()) {
                 while (reader.hasNext()) {
                     try (LogBatch batch = reader.next()) {
                         checksum += columns.isPresent() ? twoColumns(batch.root()) : everyColumn(batch.root());

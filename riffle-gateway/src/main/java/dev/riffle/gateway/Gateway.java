@@ -3,17 +3,16 @@ package dev.riffle.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
-import dev.riffle.gateway.http.BasicAuth;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
-import dev.riffle.gateway.http.PrincipalConnections;
 import dev.riffle.gateway.http.Render;
+import dev.riffle.gateway.http.RequestScope;
 import dev.riffle.gateway.rows.LookupResource;
-import dev.riffle.gateway.rows.RowLookupHandler;
-import dev.riffle.gateway.sql.SqlConnections;
-import dev.riffle.gateway.sql.SqlSessions;
+import dev.riffle.lake.read.PluginLakeReads;
+import dev.riffle.server.ServerLimits;
+import dev.riffle.server.session.Sessions;
+import dev.riffle.server.sql.SqlConnections;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -60,10 +59,10 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final String url;
     private final List<String> routes;
-    private final SqlSessions sqlSessions;
+    private final Sessions sessions;
 
     private Gateway(Javalin app, FlussConnection connection, boolean ownsConnection, BufferAllocator allocator,
-            GatewayMetrics metrics, String url, List<String> routes, SqlSessions sqlSessions) {
+            GatewayMetrics metrics, String url, List<String> routes, Sessions sessions) {
         this.app = app;
         this.connection = connection;
         this.ownsConnection = ownsConnection;
@@ -71,7 +70,7 @@ public final class Gateway implements AutoCloseable {
         this.metrics = metrics;
         this.url = url;
         this.routes = routes;
-        this.sqlSessions = sqlSessions;
+        this.sessions = sessions;
     }
 
     /** A gateway on {@code port} (0: any free port) over the cluster at {@code bootstrapServers}. */
@@ -109,19 +108,29 @@ public final class Gateway implements AutoCloseable {
 
     /** The JDBC URL that {@code POST /v1/sql} connects with ({@code jdbc:riffle://HOST:PORT}). */
     public String jdbcUrl() {
-        return sqlSessions.url();
+        return SqlConnections.urlOf(connection.getConfiguration());
+    }
+
+    /** What the gateway's sessions hold and have let go of (sessions, table handles, connections). */
+    public Sessions.Counts sessionCounts() {
+        return sessions.counts();
+    }
+
+    /** How many principals have a session open (with {@link Auth#BASIC}; 0 otherwise). */
+    public int openPrincipals() {
+        return sessions.principals();
     }
 
     /**
-     * Stops answering, then closes the SQL connections (every principal's too), the Fluss connection
-     * (if the gateway opened it) and the Arrow allocator.
+     * Stops answering, then closes the sessions (every principal's too, with their SQL connections),
+     * the Fluss connection (if the gateway opened it) and the Arrow allocator.
      */
     @Override
     public void close() throws Exception {
         try {
             app.stop();
             metrics.close();
-            sqlSessions.close();
+            sessions.close();
         } finally {
             try {
                 if (ownsConnection) {
@@ -143,6 +152,7 @@ public final class Gateway implements AutoCloseable {
         private Duration requestTimeout = Duration.ofSeconds(60);
         private Duration scanTimeout = Duration.ofMinutes(5);
         private int maxKeys = 10_000;
+        private int maxBuckets = ServerLimits.DEFAULT_MAX_BUCKETS;
         private Auth auth = Auth.NONE;
         private int maxPrincipals = 100;
 
@@ -211,6 +221,15 @@ public final class Gateway implements AutoCloseable {
             return this;
         }
 
+        /** The most buckets a table created through the gateway may have (default 1024); more is a 400. */
+        public Builder maxBuckets(int maxBuckets) {
+            if (maxBuckets < 1) {
+                throw new IllegalArgumentException("maxBuckets must be at least 1, got " + maxBuckets);
+            }
+            this.maxBuckets = maxBuckets;
+            return this;
+        }
+
         /**
          * How {@code /v1} requests authenticate (default {@link Auth#NONE}). With {@link Auth#BASIC}
          * each request's Basic user and password open that principal's own SASL/PLAIN connection
@@ -232,7 +251,7 @@ public final class Gateway implements AutoCloseable {
         }
 
         public Gateway start() {
-            Backend.Limits limits = new Backend.Limits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys);
+            ServerLimits limits = new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys, maxBuckets);
             boolean owns = connection == null;
             if (owns && clientConfig == null) {
                 throw new IllegalStateException("Give the gateway bootstrapServers, a clientConfig or a connection");
@@ -246,32 +265,27 @@ public final class Gateway implements AutoCloseable {
             }
             BufferAllocator allocator = new RootAllocator();
             GatewayMetrics metrics = new GatewayMetrics(allocator::getAllocatedMemory);
-            SqlConnections gatewaySql = SqlConnections.over(fluss, SqlConnections.DEFAULT_SIZE, requestTimeout);
-            SqlSessions sql = auth == Auth.BASIC
-                    ? SqlSessions.perPrincipal(gatewaySql, fluss.getConfiguration(), maxPrincipals, requestTimeout)
-                    : SqlSessions.shared(gatewaySql);
+            // The lake is found once, over the gateway's own connection; every session's reads use it.
+            PluginLakeReads lake = new PluginLakeReads(fluss);
+            Sessions sessions = auth == Auth.BASIC
+                    ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals)
+                    : Sessions.shared(fluss, allocator, lake, limits);
             try {
                 QueuedThreadPool threads = new QueuedThreadPool(250, 8, 60_000);
                 threads.setName("riffle-gateway-http");
-                Backend backend = new Backend(fluss, allocator, limits, auth == Auth.BASIC, threads);
-                LookupResource lookups = new LookupResource(backend);
-                BasicAuth basicAuth = auth == Auth.BASIC
-                        ? new BasicAuth(new PrincipalConnections(fluss.getConfiguration(), maxPrincipals), backend)
-                        : null;
+                LookupResource lookups = new LookupResource(threads);
+                RequestScope scope = new RequestScope(sessions);
                 List<String> routes = Collections.synchronizedList(new ArrayList<>());
                 Javalin app = Javalin.create(config -> {
                     config.showJavalinBanner = false;
                     config.jetty.threadPool = threads;
                     config.jetty.modifyServletContextHandler(context ->
-                            context.insertHandler(new RowLookupHandler(lookups, backend, metrics)));
+                            context.insertHandler(Routes.aheadOfJavalin(lookups, sessions, metrics)));
                     config.http.maxRequestSize = maxBodyBytes;
                     config.http.prefer405over404 = true;
                     config.http.disableCompression();
                     config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
                     config.requestLogger.http(metrics::record);
-                    if (basicAuth != null) {
-                        config.events.serverStopped(basicAuth::close);
-                    }
                     config.events.handlerAdded(handler -> {
                         if (HTTP_METHODS.contains(handler.getHttpMethod())) {
                             routes.add(handler.getHttpMethod() + " " + handler.getPath());
@@ -289,24 +303,18 @@ public final class Gateway implements AutoCloseable {
                 app.exception(Exception.class, Gateway::fail);
                 app.error(404, ctx -> unanswered(ctx, 404, "route_not_found"));
                 app.error(405, ctx -> unanswered(ctx, 405, "method_not_allowed"));
-                if (basicAuth != null) {
-                    app.before("/v1/*", basicAuth::before);
-                    app.after("/v1/*", basicAuth::after);
-                }
-                Routes.register(app, backend, metrics, sql, lookups);
+                app.before("/v1/*", scope::before);
+                app.after("/v1/*", scope::after);
+                Routes.register(app, fluss, metrics, lookups);
                 app.start(host, port);
                 String shownHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
                 String url = "http://" + shownHost + ":" + app.port();
                 LOG.info("HTTP gateway at {} over Fluss {}", url,
                         fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
-                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes), sql);
+                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes), sessions);
             } catch (RuntimeException e) {
                 metrics.close();
-                try {
-                    sql.close();
-                } catch (Exception suppressed) {
-                    e.addSuppressed(suppressed);
-                }
+                sessions.close();
                 allocator.close();
                 if (owns) {
                     try {

@@ -3,7 +3,6 @@ package dev.riffle.gateway;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Render;
 import io.javalin.http.Context;
@@ -14,16 +13,18 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.cluster.ServerNode;
 import org.apache.fluss.cluster.ServerType;
 
 /** Liveness, readiness, metrics, and the OpenAPI document's own entry. */
 final class OpsResource {
-    private final Backend backend;
+    private final FlussConnection service;
     private final GatewayMetrics metrics;
 
-    OpsResource(Backend backend, GatewayMetrics metrics) {
-        this.backend = requireNonNull(backend, "backend is null");
+    /** @param service the gateway's own connection, which readiness asks (not a caller's) */
+    OpsResource(FlussConnection service, GatewayMetrics metrics) {
+        this.service = requireNonNull(service, "service is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
     }
 
@@ -42,7 +43,7 @@ final class OpsResource {
     void ready(Context ctx) {
         List<ServerNode> nodes;
         try {
-            nodes = backend.serviceAdmin().getServerNodes().get(5, TimeUnit.SECONDS);
+            nodes = service.getOrCreateAdmin().getServerNodes().get(5, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new ApiException(503, "cluster_unavailable", "Interrupted while asking the Fluss cluster");

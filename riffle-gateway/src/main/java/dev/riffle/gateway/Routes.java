@@ -1,33 +1,54 @@
 package dev.riffle.gateway;
 
-import dev.riffle.gateway.http.Backend;
 import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.meta.DatabaseResource;
 import dev.riffle.gateway.meta.PartitionResource;
 import dev.riffle.gateway.meta.TableResource;
 import dev.riffle.gateway.rows.LookupResource;
+import dev.riffle.gateway.rows.RowLookupHandler;
 import dev.riffle.gateway.rows.WriteResource;
 import dev.riffle.gateway.scan.OffsetsResource;
 import dev.riffle.gateway.scan.ScanResource;
-import dev.riffle.gateway.sql.SqlSessions;
 import dev.riffle.gateway.sql.SqlResource;
+import dev.riffle.server.session.Sessions;
 import io.javalin.Javalin;
+import org.apache.fluss.client.FlussConnection;
+import org.eclipse.jetty.server.handler.HandlerWrapper;
 
 /** The gateway's route table: every route, in one place. (/openapi.json comes from the OpenAPI plugin.) */
 final class Routes {
     private Routes() {}
 
-    /** Registers every route; {@code lookups} also serves {@link dev.riffle.gateway.rows.RowLookupHandler}. */
-    static void register(Javalin app, Backend backend, GatewayMetrics metrics, SqlSessions sqlSessions,
-            LookupResource lookups) {
-        OpsResource ops = new OpsResource(backend, metrics);
-        DatabaseResource databases = new DatabaseResource(backend);
-        TableResource tables = new TableResource(backend);
-        PartitionResource partitions = new PartitionResource(backend);
-        OffsetsResource offsets = new OffsetsResource(backend);
-        WriteResource writes = new WriteResource(backend);
-        ScanResource scans = new ScanResource(backend);
-        SqlResource sql = new SqlResource(backend, sqlSessions);
+    /**
+     * The routes answered in Jetty ahead of Javalin: only the plainest form of {@code GET}
+     * {@link Paths#ROW} (no query, no escapes, JSON, no authentication), the gateway's hottest
+     * small request. It answers what the Javalin route below answers, through the same
+     * {@link LookupResource}; every other request passes on to Javalin.
+     */
+    static HandlerWrapper aheadOfJavalin(LookupResource lookups, Sessions sessions, GatewayMetrics metrics) {
+        return new RowLookupHandler(lookups, sessions, metrics);
+    }
+
+    /**
+     * Registers every route; {@code service} is the gateway's own connection (for {@code /ready}),
+     * {@code lookups} also serves {@link #aheadOfJavalin}.
+     */
+    static void register(Javalin app, FlussConnection service, GatewayMetrics metrics, LookupResource lookups) {
+        OpsResource ops = new OpsResource(service, metrics);
+        DatabaseResource databases = new DatabaseResource();
+        TableResource tables = new TableResource();
+        PartitionResource partitions = new PartitionResource();
+        OffsetsResource offsets = new OffsetsResource();
+        WriteResource writes = new WriteResource();
+        ScanResource scans = new ScanResource();
+        SqlResource sql = new SqlResource();
+
+        // Routes that answer only JSON refuse an Accept header without it (406) before any work.
+        for (String jsonOnly : new String[] {Paths.DATABASES, Paths.DATABASE, Paths.TABLES, Paths.TABLE,
+            Paths.PARTITIONS, Paths.PARTITION, Paths.OFFSETS, Paths.ROWS}) {
+            app.before(jsonOnly, MediaTypes::requireJsonResponse);
+        }
 
         app.get(Paths.HEALTH, ops::health);
         app.get(Paths.READY, ops::ready);

@@ -2,22 +2,35 @@ package dev.riffle.gateway;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import dev.riffle.local.LocalCluster;
+import dev.riffle.server.session.Sessions;
 import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
 import java.util.Base64;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.security.acl.AccessControlEntry;
 import org.apache.fluss.security.acl.AclBinding;
 import org.apache.fluss.security.acl.FlussPrincipal;
 import org.apache.fluss.security.acl.OperationType;
 import org.apache.fluss.security.acl.PermissionType;
 import org.apache.fluss.security.acl.Resource;
+import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -36,6 +49,9 @@ class AuthIT {
             {"name": "events", "columns": [{"name": "id", "type": "BIGINT"}, {"name": "name", "type": "STRING"}],
              "buckets": 1}""";
 
+    /** Users beyond admin, alice and bob, for the test that opens and evicts many principals. */
+    private static final int MANY = 200;
+
     @TempDir
     static Path dataDir;
     static LocalCluster cluster;
@@ -44,8 +60,13 @@ class AuthIT {
 
     @BeforeAll
     static void start() {
+        Map<String, String> users = new HashMap<>(Map.of("admin", "admin-secret", "alice", "alice-secret", "bob",
+                "bob-secret"));
+        for (int i = 0; i < MANY; i++) {
+            users.put("user" + i, "secret" + i);
+        }
         cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false)
-                .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret", "bob", "bob-secret"))
+                .saslUsers(users)
                 .start();
         gateway = Gateway.builder()
                 .clientConfig(cluster.clientConfig()) // the gateway's own connection (for /ready): the super user
@@ -217,6 +238,65 @@ class AuthIT {
         assertThat(alice.status()).as(alice.text()).isEqualTo(404);
         assertThat(alice.errorMessage()).contains("acl_sql");
         assertThat(api.postJson("/v1/sql", query, "Authorization", BOB).json().get("rows")).hasSize(2);
+    }
+
+    /**
+     * 200 principals, at most 4 open at once: every principal's session is closed when it is
+     * evicted, with the table handles and the connection it held, and nothing stays open once the
+     * gateway closes.
+     */
+    @Test
+    void evictedPrincipalsCloseEverythingTheirSessionsHeld() throws Exception {
+        TablePath path = TablePath.of("evictions", "accounts");
+        List<AclBinding> acls = new ArrayList<>();
+        for (int i = 0; i < MANY; i++) {
+            acls.add(new AclBinding(Resource.table(path), new AccessControlEntry(new FlussPrincipal("user" + i, "User"),
+                    AccessControlEntry.WILD_CARD_HOST, OperationType.READ, PermissionType.ALLOW)));
+        }
+        try (Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
+                Admin admin = connection.getAdmin()) {
+            admin.createDatabase(path.getDatabaseName(), DatabaseDescriptor.EMPTY, true).get();
+            admin.createTable(path, TableDescriptor.builder()
+                    .schema(Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING())
+                            .primaryKey("id").build())
+                    .distributedBy(1, "id").build(), false).get();
+            try (Table table = connection.getTable(path)) {
+                UpsertWriter writer = table.newUpsert().createWriter();
+                writer.upsert(GenericRow.of(1, BinaryString.fromString("one")));
+                writer.flush();
+            }
+            admin.createAcls(acls).all().get();
+        }
+
+        Gateway many = Gateway.builder().clientConfig(cluster.clientConfig()).auth(Auth.BASIC).maxPrincipals(4)
+                .host("127.0.0.1").port(0).start();
+        try {
+            Api manyApi = new Api(many);
+            for (int i = 0; i < MANY; i++) {
+                Api.Response row = manyApi.get("/v1/databases/evictions/tables/accounts/rows/1", "Authorization",
+                        basic("user" + i, "secret" + i));
+                assertThat(row.status()).as("user%d: %s", i, row.text()).isEqualTo(200);
+                assertThat(row.json().get("name").asText()).isEqualTo("one");
+            }
+            // Evicted sessions close in the background (a Fluss connection takes about 2 s to close).
+            await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> {
+                Sessions.Counts counts = many.sessionCounts();
+                assertThat(counts.opened()).isEqualTo(MANY);
+                assertThat(counts.live()).isLessThanOrEqualTo(4);
+                assertThat(counts.closed()).isEqualTo(MANY - counts.live());
+                assertThat(counts.connectionsClosed()).isEqualTo(counts.closed());
+                // Every session opened the table once; the closed ones closed it again.
+                assertThat(counts.tablesOpened()).isEqualTo(MANY);
+                assertThat(counts.tablesClosed()).isEqualTo(counts.closed());
+            });
+        } finally {
+            many.close();
+        }
+        Sessions.Counts counts = many.sessionCounts();
+        assertThat(counts.live()).isZero();
+        assertThat(counts.closed()).isEqualTo(MANY);
+        assertThat(counts.connectionsClosed()).isEqualTo(MANY);
+        assertThat(counts.tablesClosed()).isEqualTo(MANY);
     }
 
     private static void grant(String user, TablePath path, OperationType operation) throws Exception {

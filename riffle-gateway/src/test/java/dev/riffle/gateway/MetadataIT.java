@@ -131,6 +131,13 @@ class MetadataIT {
         assertThat(wrongType.status()).isEqualTo(415);
         assertThat(wrongType.errorCode()).isEqualTo("unsupported_media_type");
 
+        // A billion buckets is refused at once, naming the limit, before the cluster is asked.
+        Api.Response tooManyBuckets = api.postJson(tablesOf(path), "{\"name\": \"" + path.getTableName()
+                + "\", \"columns\": [{\"name\": \"id\", \"type\": \"INT\"}], \"buckets\": 1000000000}");
+        assertThat(tooManyBuckets.status()).as(tooManyBuckets.text()).isEqualTo(400);
+        assertThat(tooManyBuckets.errorCode()).isEqualTo("too_many_buckets");
+        assertThat(tooManyBuckets.errorMessage()).contains("1000000000", "1024");
+
         Api.Response noDatabase = api.postJson("/v1/databases/no_such_db_here/tables", logTable("t"));
         assertThat(noDatabase.status()).isEqualTo(404);
         assertThat(noDatabase.errorCode()).isEqualTo("database_not_found");

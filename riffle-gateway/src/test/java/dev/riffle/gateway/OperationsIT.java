@@ -83,6 +83,20 @@ class OperationsIT {
         Api.Response response = api.postJson("/v1/databases/riffle_it/tables/x/scan", "{}", "Accept", "text/csv");
         assertThat(response.status()).isEqualTo(406);
         assertThat(response.errorCode()).isEqualTo("not_acceptable");
+
+        // Routes that answer only JSON say so too, before doing anything.
+        for (String path : new String[] {"/v1/databases", "/v1/databases/riffle_it/tables"}) {
+            for (String accept : new String[] {"image/png", Api.ARROW}) {
+                Api.Response refused = api.get(path, "Accept", accept);
+                assertThat(refused.status()).as(path + " " + accept + ": " + refused.text()).isEqualTo(406);
+                assertThat(refused.errorCode()).isEqualTo("not_acceptable");
+                assertThat(refused.errorMessage()).contains("application/json");
+            }
+        }
+        assertThat(api.get("/v1/databases", "Accept", "application/json, */*;q=0.1").status()).isEqualTo(200);
+        Api.Response noSuchDatabase = api.postJson("/v1/databases/no_such_db_406/tables", "{\"name\": \"t\"}",
+                "Accept", "text/html");
+        assertThat(noSuchDatabase.status()).isEqualTo(406);
     }
 
     @Test

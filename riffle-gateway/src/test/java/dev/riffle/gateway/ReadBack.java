@@ -5,7 +5,8 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.read.LogBatches;
 import dev.riffle.core.scan.LogBatch;
-import dev.riffle.gateway.http.RowsJson;
+import dev.riffle.core.values.ArrowValueReader;
+import dev.riffle.core.values.JsonValueSink;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.io.UncheckedIOException;
@@ -25,11 +26,8 @@ final class ReadBack {
     static List<JsonNode> rows(Connection connection, TablePath path, boolean changelog) {
         try (BufferAllocator allocator = new RootAllocator();
                 Riffle riffle = Riffle.using(connection, allocator)) {
-            var read = riffle.table(path).read();
-            if (changelog) {
-                read = read.changelog();
-            }
-            try (var reader = read.createReader(); LogBatches batches = reader.collectAll()) {
+            var read = changelog ? riffle.table(path).read().changelog() : riffle.table(path).read().log();
+            try (var reader = read.createLogReader(); LogBatches batches = reader.collectAll()) {
                 List<JsonNode> rows = new ArrayList<>();
                 for (LogBatch batch : batches) {
                     rows.addAll(json(batch.root()));
@@ -50,7 +48,8 @@ final class ReadBack {
             for (int row = 0; row < root.getRowCount(); row++) {
                 StringWriter text = new StringWriter();
                 try (JsonGenerator json = Api.JSON.createGenerator(text)) {
-                    RowsJson.writeRow(json, root.getFieldVectors(), row);
+                    JsonValueSink.writeRow(json, ArrowValueReader.ofColumns(root.getFieldVectors()), row,
+                            new JsonValueSink(json));
                 }
                 rows.add(Api.JSON.readTree(text.toString()));
             }

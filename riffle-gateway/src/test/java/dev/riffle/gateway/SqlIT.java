@@ -8,7 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.gateway.http.Json;
-import dev.riffle.gateway.http.RowsJson;
+import dev.riffle.core.values.ArrowValueReader;
+import dev.riffle.core.values.JsonValueSink;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.io.IOException;
@@ -63,7 +64,8 @@ class SqlIT {
         for (int row = 0; row < batch.getRowCount(); row++) {
             StringWriter text = new StringWriter();
             try (JsonGenerator json = Json.MAPPER.createGenerator(text)) {
-                RowsJson.writeRow(json, batch.getFieldVectors(), row);
+                JsonValueSink.writeRow(json, ArrowValueReader.ofColumns(batch.getFieldVectors()), row,
+                        new JsonValueSink(json));
             } catch (IOException e) {
                 throw new UncheckedIOException(e);
             }

@@ -92,7 +92,7 @@ class WriteIT {
         // Spot-check the Arrow values themselves, not only their JSON rendering.
         try (BufferAllocator allocator = new RootAllocator();
                 dev.riffle.core.Riffle riffle = dev.riffle.core.Riffle.using(connection, allocator);
-                var reader = riffle.table(path).read().columns("big", "amount", "at").createReader();
+                var reader = riffle.table(path).read().log().columns("big", "amount", "at").createLogReader();
                 var batches = reader.collectAll()) {
             VectorSchemaRoot root = batches.batches().get(0).root();
             assertThat(((BigIntVector) root.getVector("big")).get(0)).isEqualTo(9007199254740993L);
@@ -193,7 +193,8 @@ class WriteIT {
         assertThat(wrongType.errorCode()).isEqualTo("invalid_row");
         assertThat(wrongType.json().get("error").get("row").asInt()).isEqualTo(2);
         assertThat(wrongType.json().get("error").get("column").asText()).isEqualTo("id");
-        assertThat(wrongType.errorMessage()).isEqualTo("Row 2, column 'id': expected INT NOT NULL, got string \"three\"");
+        assertThat(wrongType.errorMessage())
+                .isEqualTo("Row 2, column 'id': expected INT NOT NULL (a whole number), got string \"three\"");
 
         Api.Response missing = api.postJson(rows, "[{\"id\": 1, \"name\": \"a\"}, {\"name\": \"b\"}]");
         assertThat(missing.status()).isEqualTo(400);

@@ -49,8 +49,9 @@ class PartitionPruningIT {
             assertThat(query(sql, eu + " ORDER BY id")).containsExactly("1|10", "2|20");
 
             String mixed = "SELECT id FROM " + db + ".events WHERE region IN ('us', 'ap') AND v > 35";
-            assertThat(explain(sql, mixed)).contains("LogScan[region IN ('ap', 'us')]").contains("$condition")
-                    .contains(">($");
+            // The read tests the other conditions on its batches too: nothing is left for Calcite to filter.
+            assertThat(explain(sql, mixed)).contains("LogScan[region IN ('ap', 'us') AND v > 35]")
+                    .doesNotContain("$condition");
             assertThat(query(sql, mixed + " ORDER BY id")).containsExactly("4", "5");
             assertThat(query(sql, "SELECT count(*) FROM " + db + ".events WHERE region = 'none'")).containsExactly("0");
             assertThat(query(sql, "SELECT count(*) FROM " + db + ".events WHERE region > 'b'")).containsExactly("3");

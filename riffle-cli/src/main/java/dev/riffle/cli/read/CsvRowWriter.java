@@ -2,10 +2,12 @@ package dev.riffle.cli.read;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.values.ArrowValueReader;
+import dev.riffle.core.values.TextValueSink;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
-import org.apache.arrow.vector.FieldVector;
+import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
@@ -13,7 +15,7 @@ import org.apache.arrow.vector.types.pojo.Schema;
 /**
  * CSV as RFC 4180 has it: a header line of column names, CRLF line ends, and fields quoted when
  * they hold a comma, a double quote or a line break (quotes doubled inside). Values look as
- * {@link CellValues#text} renders them.
+ * {@link TextValueSink} renders them (the text every Riffle surface gives a value).
  *
  * <p>A null is an empty field and an empty string is {@code ""}, so the two stay apart (the
  * convention of PostgreSQL's and DuckDB's CSV readers).
@@ -23,6 +25,7 @@ public final class CsvRowWriter implements RowWriter {
 
     private final Writer out;
     private final Schema schema;
+    private final TextValueSink text = new TextValueSink();
 
     public CsvRowWriter(Writer out, Schema schema) {
         this.out = requireNonNull(out, "out is null");
@@ -43,15 +46,16 @@ public final class CsvRowWriter implements RowWriter {
 
     @Override
     public void write(VectorSchemaRoot rows) throws IOException {
-        List<FieldVector> columns = rows.getFieldVectors();
+        List<ArrowValueReader> columns = ArrowValueReader.ofColumns(rows.getFieldVectors());
         for (int row = 0; row < rows.getRowCount(); row++) {
             for (int c = 0; c < columns.size(); c++) {
                 if (c > 0) {
                     out.write(',');
                 }
-                String value = CellValues.text(columns.get(c), row);
-                if (value != null) {
-                    writeField(value);
+                columns.get(c).read(row, text);
+                Optional<String> value = text.take();
+                if (value.isPresent()) {
+                    writeField(value.get());
                 }
             }
             out.write(LINE_END);

@@ -2,26 +2,32 @@ package dev.riffle.cli.read;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
+import dev.riffle.core.values.ArrowValueReader;
+import dev.riffle.core.values.JsonValueSink;
 import java.io.IOException;
 import java.io.Writer;
 import java.util.List;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Newline-delimited JSON: one object per row, keys in column order, each line ending with
- * {@code \n}. Values look as {@link CellValues#writeJson} renders them.
+ * {@code \n}. Values look as {@link JsonValueSink} renders them, as on every Riffle surface.
  */
 public final class JsonRowWriter implements RowWriter {
+    private static final JsonFactory JSON = new JsonFactory();
+
     private final JsonGenerator json;
+    private final JsonValueSink sink;
 
     public JsonRowWriter(Writer out) throws IOException {
-        this.json = CellValues.JSON.createGenerator(requireNonNull(out, "out is null"))
+        this.json = JSON.createGenerator(requireNonNull(out, "out is null"))
                 // The output belongs to the caller (it may be stdout).
                 .disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
         // Jackson separates root values with a space; each row ends with its own newline instead.
         json.setRootValueSeparator(null);
+        this.sink = new JsonValueSink(json);
     }
 
     @Override
@@ -31,14 +37,9 @@ public final class JsonRowWriter implements RowWriter {
 
     @Override
     public void write(VectorSchemaRoot rows) throws IOException {
-        List<FieldVector> columns = rows.getFieldVectors();
+        List<ArrowValueReader> columns = ArrowValueReader.ofColumns(rows.getFieldVectors());
         for (int row = 0; row < rows.getRowCount(); row++) {
-            json.writeStartObject();
-            for (FieldVector column : columns) {
-                json.writeFieldName(column.getName());
-                CellValues.writeJson(json, column, row);
-            }
-            json.writeEndObject();
+            JsonValueSink.writeRow(json, columns, row, sink);
             json.writeRaw('\n');
         }
     }

@@ -2,7 +2,7 @@ package dev.riffle.cli.read;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.read.ReadProgress;
+import dev.riffle.core.reader.ReadProgress;
 import java.io.PrintWriter;
 import java.util.Locale;
 import java.util.concurrent.TimeUnit;

@@ -3,19 +3,21 @@ package dev.riffle.cli.read;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.ReadBuilder;
+import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.lake.config.LakeConfig;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
-import org.apache.fluss.exception.IllegalConfigurationException;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import dev.riffle.lake.config.LakeConfig;
-import dev.riffle.lake.source.FlussPluginLakeSource;
-import dev.riffle.lake.union.UnionRead;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.exception.IllegalConfigurationException;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
@@ -116,14 +118,14 @@ public final class ReadCommand implements Callable<Integer> {
         ProgressBar progressBar = new ProgressBar(err, terminal.stderr() && !(toStdout && terminal.stdout()),
                 System::nanoTime);
         try (Riffle riffle = connect();
-                RowSource reader = open(riffle, projection);
+                TableReader reader = open(riffle, projection);
                 // Opened only now: a wrong table, column or offset leaves an existing file alone.
                 Output output = toStdout ? Output.stdout(spec.commandLine().getOut(), System.out) : Output.file(Path.of(out));
                 RowWriter writer = format.open(output, reader.schema(), riffle.allocator())) {
             writer.start();
             boolean outputClosed = false;
             while (!outputClosed && reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
+                try (VectorSchemaRoot batch = reader.next().root()) { // closing the root frees the batch
                     writer.write(batch);
                 }
                 outputClosed = output.closedByReader();
@@ -163,39 +165,46 @@ public final class ReadCommand implements Callable<Integer> {
         return Optional.of(names);
     }
 
-    /** The rows to write: the log (or changelog) reader, or the union read for lake tables. */
-    private RowSource open(Riffle riffle, Optional<List<String>> projection) throws Exception {
+    /**
+     * The read, through the one read façade: the log (or changelog) between --from and --until, or
+     * the table's current rows for union and lake.
+     */
+    private TableReader open(Riffle riffle, Optional<List<String>> projection) {
         RiffleTable riffleTable = riffle.table(table);
-        Source chosen = source != null ? source
-                : riffleTable.info().getTableConfig().isDataLakeEnabled() ? Source.UNION : Source.LOG;
-        if (chosen == Source.LOG) {
-            return RowSource.of(plan(riffleTable, projection).createReader());
-        }
-        if (changelog || !(from instanceof StartingOffsets.Earliest) || !(until instanceof StoppingOffsets.Latest)) {
-            throw new ParameterException(spec.commandLine(), "--source " + chosen.name().toLowerCase(java.util.Locale.ROOT)
-                    + " reads the table's current rows: it takes no --from, --until or --changelog (use --source log)");
-        }
-        if (!riffleTable.info().getTableConfig().isDataLakeEnabled()) {
-            throw new IllegalArgumentException("Table " + table + " is not datalake-enabled, so it has no lake side;"
-                    + " read it with --source log");
-        }
-        LakeConfig lake = warehouse != null ? LakeConfig.paimonWarehouse(warehouse)
-                : LakeConfig.discover(riffle.connection().getAdmin()).orElseThrow(() -> new IllegalArgumentException(
-                        "The cluster does not say where its lake is; pass --warehouse URI"));
-        UnionRead read = UnionRead.of(riffle, FlussPluginLakeSource.create(lake.format(), lake.options(),
-                riffleTable.info().getTablePath(), riffleTable.info().getRowType()), riffleTable);
+        boolean datalake = riffleTable.info().getTableConfig().isDataLakeEnabled();
+        Source chosen = source != null ? source : datalake ? Source.UNION : Source.LOG;
+        ReadBuilder read = riffleTable.read();
         if (projection.isPresent()) {
             read = read.columns(projection.get());
         }
-        if (chosen == Source.LAKE) {
-            read = read.lakeOnly();
+        if (chosen == Source.LOG) {
+            if (!changelog && riffleTable.info().hasPrimaryKey()) {
+                throw new InvalidReadException("Table " + table + " has a primary key "
+                        + riffleTable.info().getPrimaryKeys() + ": its log is a changelog of upserts and deletes;"
+                        + " read it with --changelog");
+            }
+            return (changelog ? read.changelog() : read.log()).from(from).until(until).createReader();
         }
-        return RowSource.of(read.createReader());
+        if (changelog || !(from instanceof StartingOffsets.Earliest) || !(until instanceof StoppingOffsets.Latest)) {
+            throw new ParameterException(spec.commandLine(), "--source " + chosen.name().toLowerCase(Locale.ROOT)
+                    + " reads the table's current rows: it takes no --from, --until or --changelog (use --source log)");
+        }
+        if (!datalake) {
+            throw new InvalidReadException("Table " + table + " is not datalake-enabled, so it has no lake side;"
+                    + " read it with --source log");
+        }
+        return (chosen == Source.LAKE ? read.lake() : read).createReader();
     }
 
     private Riffle connect() {
         try {
-            return Riffle.connect(bootstrapServers);
+            Configuration conf = new Configuration();
+            conf.setString("bootstrap.servers", bootstrapServers);
+            if (warehouse != null) {
+                // The client's lake settings win over what the cluster says (LakeConfig.of).
+                LakeConfig.paimonWarehouse(warehouse).asClientSettings().forEach(conf::setString);
+            }
+            return Riffle.connect(conf);
         } catch (IllegalConfigurationException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for option '--bootstrap-servers': "
                     + e.getMessage(), e);
@@ -204,16 +213,5 @@ public final class ReadCommand implements Callable<Integer> {
             throw new IllegalStateException("Cannot connect to Fluss at " + bootstrapServers
                     + "; is it running? ('riffle local' starts one at 127.0.0.1:9123)", e);
         }
-    }
-
-    private ReadBuilder plan(RiffleTable riffleTable, Optional<List<String>> projection) {
-        ReadBuilder read = riffleTable.read();
-        if (projection.isPresent()) {
-            read = read.columns(projection.get());
-        }
-        if (changelog) {
-            read = read.changelog();
-        }
-        return read.from(from).until(until);
     }
 }

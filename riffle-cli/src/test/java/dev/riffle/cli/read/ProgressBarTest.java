@@ -2,7 +2,7 @@ package dev.riffle.cli.read;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.core.read.ReadProgress;
+import dev.riffle.core.reader.ReadProgress;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.util.concurrent.TimeUnit;

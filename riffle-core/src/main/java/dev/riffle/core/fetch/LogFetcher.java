@@ -3,6 +3,7 @@ package dev.riffle.core.fetch;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.log.LogBatchHeader;
+import dev.riffle.core.log.LogBytesSource;
 import dev.riffle.core.log.LogRecordsParser;
 import java.nio.ByteBuffer;
 import java.time.Duration;
@@ -380,13 +381,21 @@ public final class LogFetcher implements AutoCloseable {
             }
             return;
         }
-        emptyAnswers.remove(bucket);
         ByteBuffer records = response.getRecordsSlice().nioBuffer();
-        List<LogBatchHeader> batches = LogRecordsParser.parse(records);
+        List<LogBatchHeader> batches = LogRecordsParser.parse(records,
+                projectedFields.isPresent() ? LogBytesSource.SERVER_PROJECTED : LogBytesSource.AS_WRITTEN);
         LOG.debug("Fetched {} bytes in {} batches of {} at {}", records.remaining(), batches.size(), bucket, fetchOffset);
         if (batches.isEmpty()) {
+            // Bytes but not one whole batch: the first batch is cut off, and asking again would get the
+            // same answer forever. Fail after a few such answers, saying why.
+            if (emptyAnswers.merge(bucket, 1, Integer::sum) >= EMPTY_ANSWERS_BEFORE_FAILING) {
+                failures.add(new FetchException(describe(bucket) + " answers " + records.remaining() + " bytes at"
+                        + " offset " + fetchOffset + " that hold no whole batch: its first batch is larger than one"
+                        + " fetch returns; raise the fetch size (LogFetcher.Config maxBytesPerBucket)"));
+            }
             return;
         }
+        emptyAnswers.remove(bucket);
         long next = Math.max(fetchOffset, batches.get(batches.size() - 1).nextOffset());
         positions.put(bucket, next);
         long highWatermark = response.hasHighWatermark() ? response.getHighWatermark() : -1L;

@@ -3,6 +3,7 @@ package dev.riffle.core.fetch;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.log.LogBatchHeader;
+import dev.riffle.core.log.LogBytesSource;
 import dev.riffle.core.log.LogRecordsParser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
@@ -83,7 +84,7 @@ record RemoteLogSegments(TableBucket bucket, long fetchOffset, String tabletDir,
             }
         }
         ByteBuffer records = ByteBuffer.wrap(collected.toByteArray());
-        List<LogBatchHeader> batches = LogRecordsParser.parse(records);
+        List<LogBatchHeader> batches = LogRecordsParser.parse(records, LogBytesSource.AS_WRITTEN);
         if (batches.isEmpty() || batches.get(batches.size() - 1).nextOffset() <= fetchOffset) {
             throw new FetchException("Remote log segments of bucket " + bucket.getBucket() + " in " + tabletDir
                     + " hold nothing at or after offset " + fetchOffset);

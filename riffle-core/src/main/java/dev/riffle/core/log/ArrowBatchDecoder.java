@@ -3,7 +3,6 @@ package dev.riffle.core.log;
 import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.channels.ReadableByteChannel;
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,10 +17,15 @@ import org.apache.arrow.vector.types.pojo.Schema;
  * Decodes the Arrow part of a Fluss log batch into vectors of Riffle's Arrow.
  *
  * <p>Fluss writes each batch as one Arrow IPC record batch message (no schema message, buffers
- * compressed with ZSTD by default) after its header. The schema comes from the table; its buffer
- * layout must match the writer's, which {@code ArrowTypeMapping} guarantees.
+ * compressed with ZSTD by default) after its header, statistics and change types. The schema
+ * comes from the table; its buffer layout must match the writer's, which {@code ArrowTypeMapping}
+ * guarantees.
  */
 public final class ArrowBatchDecoder {
+    /** Arrow IPC's continuation marker (0xFFFFFFFF), then the metadata length: 8 bytes at least. */
+    private static final int IPC_CONTINUATION = -1;
+    private static final int ARROW_PREFIX_LENGTH = 8;
+
     private final BufferAllocator allocator;
     private final Schema schema;
 
@@ -36,6 +40,16 @@ public final class ArrowBatchDecoder {
 
     /** A new root, owned by the caller, holding the rows of {@code header}'s batch. */
     public VectorSchemaRoot decode(ByteBuffer records, LogBatchHeader header) {
+        requireNonNull(records, "records is null");
+        requireNonNull(header, "header is null");
+        // Fluss writes the IPC continuation marker first. Checking it catches a batch whose header
+        // is read with the wrong layout (the magic byte is not under the CRC) before Arrow reads a
+        // length from the wrong place.
+        if (header.arrowLength() < ARROW_PREFIX_LENGTH || records.getInt(header.arrowPosition()) != IPC_CONTINUATION) {
+            throw new CorruptLogException(describe(header) + " holds no Arrow IPC message at byte "
+                    + header.arrowPosition() + " (" + header.arrowLength() + " bytes after its header, statistics"
+                    + " and change types); only ARROW log tables can be decoded");
+        }
         ByteBuffer arrow = records.duplicate();
         arrow.limit(header.arrowPosition() + header.arrowLength());
         arrow.position(header.arrowPosition());
@@ -43,15 +57,16 @@ public final class ArrowBatchDecoder {
         try {
             batch = MessageSerializer.deserializeRecordBatch(new ReadChannel(new ByteBufferChannel(arrow)), allocator);
         } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the Arrow data of the batch at offset " + header.baseOffset(), e);
+            // Nothing here does I/O: the bytes are in memory, so a failure means they are malformed.
+            throw new CorruptLogException("Cannot read the Arrow data of " + describe(header) + ": " + e.getMessage(), e);
         }
         if (batch == null) {
-            throw new CorruptLogException("The batch at offset " + header.baseOffset() + " has no Arrow record batch");
+            throw new CorruptLogException(describe(header) + " has no Arrow record batch");
         }
         try (batch) {
             if (batch.getLength() != header.recordCount()) {
-                throw new CorruptLogException("The batch at offset " + header.baseOffset() + " declares "
-                        + header.recordCount() + " records but its Arrow data holds " + batch.getLength());
+                throw new CorruptLogException(describe(header) + " declares " + header.recordCount()
+                        + " records but its Arrow data holds " + batch.getLength());
             }
             VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
             try {
@@ -62,6 +77,11 @@ public final class ArrowBatchDecoder {
             }
             return root;
         }
+    }
+
+    private static String describe(LogBatchHeader header) {
+        return "Log batch at byte " + header.position() + " (base offset " + header.baseOffset() + ", magic "
+                + header.magic() + ")";
     }
 
     /** Reads a heap or direct ByteBuffer without copying it first. */

@@ -7,4 +7,8 @@ public final class CorruptLogException extends RuntimeException {
     public CorruptLogException(String message) {
         super(message);
     }
+
+    public CorruptLogException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

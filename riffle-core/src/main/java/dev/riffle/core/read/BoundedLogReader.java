@@ -1,30 +1,23 @@
 package dev.riffle.core.read;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.LogBatch;
-import java.io.IOException;
-import java.io.OutputStream;
-import java.io.UncheckedIOException;
-import java.nio.channels.Channels;
+import dev.riffle.core.reader.ReadProgress;
+import dev.riffle.core.reader.TableReader;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
-import java.util.Iterator;
 import java.util.List;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
-import org.apache.arrow.c.ArrowArrayStream;
-import org.apache.arrow.c.Data;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.ipc.ArrowReader;
-import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.metadata.TableBucket;
 
@@ -49,11 +42,11 @@ import org.apache.fluss.metadata.TableBucket;
  * is open it holds the scanner; {@link #close()} unsubscribes the buckets not finished and frees
  * the scanner for reuse (or closes it, when the reader created it).
  *
- * <p>Besides iterating {@link LogBatch}es (which keep bucket, partition and base offset), the
- * rows can be taken as an {@link ArrowReader}, collected, written as an Arrow IPC stream, or
- * exported through the Arrow C data interface (DuckDB, Polars, ...).
+ * <p>It is a {@link TableReader} whose batches are {@link LogBatch}es (which keep bucket,
+ * partition and base offset); the rows can also be collected, taken as an Arrow reader, written
+ * as an Arrow IPC stream, or exported through the Arrow C data interface (DuckDB, Polars, ...).
  */
-public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable {
+public final class BoundedLogReader implements TableReader {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
 
     private final ArrowLogScanner scanner;
@@ -120,13 +113,13 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
         }
         for (TableBucket bucket : stopOffsets.keySet()) {
             if (!subscribed.containsKey(bucket)) {
-                throw new IllegalArgumentException("A stop offset is given for " + describe(bucket) + " of " + table
+                throw new InvalidOffsetsException("A stop offset is given for " + describe(bucket) + " of " + table
                         + ", which is not subscribed; subscribed: " + describeAll(subscribed.keySet()));
             }
         }
         for (TableBucket bucket : subscribed.keySet()) {
             if (!stopOffsets.containsKey(bucket)) {
-                throw new IllegalArgumentException("No stop offset for subscribed " + describe(bucket) + " of "
+                throw new InvalidOffsetsException("No stop offset for subscribed " + describe(bucket) + " of "
                         + table + "; a bounded read needs one for every subscribed bucket");
             }
         }
@@ -145,17 +138,35 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
         return startOffsets;
     }
 
+    @Override
+    public Map<TableBucket, Long> logStartOffsets() {
+        return startOffsets;
+    }
+
     /** The stop offset of every bucket the reader covers, captured at creation (exclusive). */
     public Map<TableBucket, Long> stopOffsets() {
         return tracker.stops();
     }
 
+    /** The same as {@link #stopOffsets()}: the whole read is the log. */
+    @Override
+    public Map<TableBucket, Long> logStopOffsets() {
+        return tracker.stops();
+    }
+
+    @Override
+    public BufferAllocator allocator() {
+        return scanner.allocator();
+    }
+
     /** The schema of every batch. */
+    @Override
     public Schema schema() {
         return scanner.schema();
     }
 
     /** Rows and Arrow bytes returned so far, and how many buckets are done. */
+    @Override
     public ReadProgress progress() {
         return new ReadProgress(rowsRead, bytesRead, bucketCount - tracker.unfinishedCount(), bucketCount);
     }
@@ -212,45 +223,6 @@ public final class BoundedLogReader implements Iterator<LogBatch>, AutoCloseable
             throw e;
         }
         return new LogBatches(schema(), batches);
-    }
-
-    /** Writes every remaining row as an Arrow IPC stream; returns the number of rows written. */
-    public long writeArrowStream(OutputStream out) throws IOException {
-        requireNonNull(out, "out is null");
-        long rows = 0;
-        try (VectorSchemaRoot root = VectorSchemaRoot.create(schema(), scanner.allocator());
-                ArrowStreamWriter writer = new ArrowStreamWriter(root, null, Channels.newChannel(out))) {
-            writer.start();
-            while (hasNext()) {
-                try (LogBatch batch = next()) {
-                    batch.transferTo(root);
-                    writer.writeBatch();
-                    rows += batch.rowCount();
-                }
-            }
-            writer.end();
-        }
-        return rows;
-    }
-
-    /**
-     * The remaining rows as an {@link ArrowReader} that reuses one root. Closing it closes this
-     * reader.
-     */
-    public ArrowReader toArrowReader() {
-        return new BoundedArrowReader(this, scanner.allocator());
-    }
-
-    /**
-     * Exports the remaining rows through the Arrow C stream interface, e.g. for DuckDB's
-     * {@code registerArrowStream}. The consumer releasing the stream closes this reader.
-     *
-     * @param allocator where the stream's C structures live; keep it open until the consumer is done
-     */
-    public ArrowArrayStream exportArrayStream(BufferAllocator allocator) {
-        ArrowArrayStream stream = ArrowArrayStream.allocateNew(allocator);
-        Data.exportArrayStream(allocator, toArrowReader(), stream);
-        return stream;
     }
 
     /**

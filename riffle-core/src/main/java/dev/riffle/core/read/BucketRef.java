@@ -1,5 +1,6 @@
 package dev.riffle.core.read;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Optional;
@@ -12,7 +13,7 @@ public record BucketRef(Optional<String> partition, int bucket) {
     public BucketRef {
         requireNonNull(partition, "partition is null");
         if (bucket < 0) {
-            throw new IllegalArgumentException("bucket must be >= 0, got " + bucket);
+            throw new InvalidOffsetsException("bucket must be >= 0, got " + bucket);
         }
     }
 

@@ -1,5 +1,6 @@
 package dev.riffle.core.read;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
@@ -40,7 +41,7 @@ final class OffsetsResolver {
             given.forEach((bucket, offset) -> {
                 long first = earliest.get(bucket);
                 if (offset < first) {
-                    throw new IllegalArgumentException("Start offset " + offset + " for bucket " + describe(bucket, scope)
+                    throw new InvalidOffsetsException("Start offset " + offset + " for bucket " + describe(bucket, scope)
                             + " of " + table.getTablePath() + " is below the bucket's earliest offset " + first);
                 }
                 result.put(bucket, offset);
@@ -58,7 +59,7 @@ final class OffsetsResolver {
             Map<TableBucket, Long> given = byBucket(explicit.offsets(), scope, "stop");
             for (ScopedBucket bucket : scope) {
                 if (!given.containsKey(bucket.bucket())) {
-                    throw new IllegalArgumentException("No stop offset for bucket " + bucket.ref() + " of "
+                    throw new InvalidOffsetsException("No stop offset for bucket " + bucket.ref() + " of "
                             + table.getTablePath() + ", which the read covers; give one for every bucket read "
                             + scopeRefs(scope));
                 }
@@ -75,7 +76,7 @@ final class OffsetsResolver {
         offsets.forEach((ref, offset) -> {
             TableBucket bucket = known.get(ref);
             if (bucket == null) {
-                throw new IllegalArgumentException("A " + kind + " offset is given for bucket " + ref + " of "
+                throw new InvalidOffsetsException("A " + kind + " offset is given for bucket " + ref + " of "
                         + table.getTablePath() + ", which the read does not cover; it covers " + scopeRefs(scope));
             }
             result.put(bucket, offset);
@@ -103,7 +104,7 @@ final class OffsetsResolver {
                 throw new IllegalStateException("Interrupted while listing " + what + " of " + table.getTablePath());
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new IllegalArgumentException("Cannot list " + what + " of " + table.getTablePath()
+                throw new InvalidOffsetsException("Cannot list " + what + " of " + table.getTablePath()
                         + entry.getKey().map(p -> " partition " + p).orElse("") + ": " + cause.getMessage(), cause);
             } catch (TimeoutException e) {
                 throw new IllegalStateException("Listing " + what + " of " + table.getTablePath() + " timed out");

@@ -1,5 +1,6 @@
 package dev.riffle.core.read;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Map;
@@ -39,7 +40,7 @@ public sealed interface StartingOffsets {
             offsets = Map.copyOf(requireNonNull(offsets, "offsets is null"));
             offsets.forEach((bucket, offset) -> {
                 if (offset < 0) {
-                    throw new IllegalArgumentException("Start offset for bucket " + bucket + " must be >= 0, got " + offset);
+                    throw new InvalidOffsetsException("Start offset for bucket " + bucket + " must be >= 0, got " + offset);
                 }
             });
         }

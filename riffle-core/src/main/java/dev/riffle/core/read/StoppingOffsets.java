@@ -1,5 +1,6 @@
 package dev.riffle.core.read;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
 import static java.util.Objects.requireNonNull;
 
 import java.util.Map;
@@ -43,7 +44,7 @@ public sealed interface StoppingOffsets {
             offsets = Map.copyOf(requireNonNull(offsets, "offsets is null"));
             offsets.forEach((bucket, offset) -> {
                 if (offset < 0) {
-                    throw new IllegalArgumentException("Stop offset for bucket " + bucket + " must be >= 0, got " + offset);
+                    throw new InvalidOffsetsException("Stop offset for bucket " + bucket + " must be >= 0, got " + offset);
                 }
             });
         }

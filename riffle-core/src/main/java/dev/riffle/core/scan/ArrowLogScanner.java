@@ -1,5 +1,8 @@
 package dev.riffle.core.scan;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
+import dev.riffle.core.exception.InvalidReadException;
+import dev.riffle.core.exception.UnsupportedTableException;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.fetch.FetchedRecords;
@@ -91,13 +94,13 @@ public final class ArrowLogScanner implements AutoCloseable {
         this.projection = requireNonNull(projection, "projection is null");
         this.changelogColumns = changelogColumns;
         if (table.hasPrimaryKey() && !changelogColumns) {
-            throw new IllegalArgumentException("Table " + table.getTablePath() + " has a primary key "
+            throw new InvalidReadException("Table " + table.getTablePath() + " has a primary key "
                     + table.getPrimaryKeys() + ": its log is a changelog of upserts and deletes, not a list of rows."
                     + " Read it with the changelog reader (read().changelog(), or --changelog on the command line)");
         }
         String logFormat = String.valueOf(table.getTableConfig().getLogFormat());
         if (!"ARROW".equals(logFormat)) {
-            throw new IllegalArgumentException("Table " + table.getTablePath() + " uses log format " + logFormat
+            throw new UnsupportedTableException("Table " + table.getTablePath() + " uses log format " + logFormat
                     + "; Riffle reads tables whose log format is ARROW (the Fluss default)");
         }
         this.allocator = requireNonNull(allocator, "allocator is null")
@@ -127,7 +130,7 @@ public final class ArrowLogScanner implements AutoCloseable {
     /** Subscribes a bucket of a non-partitioned table, starting at {@code offset}. */
     public void subscribe(int bucket, long offset) {
         if (table.isPartitioned()) {
-            throw new IllegalArgumentException("Table " + table.getTablePath()
+            throw new InvalidReadException("Table " + table.getTablePath()
                     + " is partitioned: subscribe with a partition id");
         }
         subscribe(new TableBucket(table.getTableId(), bucket), offset);
@@ -136,7 +139,7 @@ public final class ArrowLogScanner implements AutoCloseable {
     /** Subscribes a bucket of one partition, starting at {@code offset}. */
     public void subscribe(long partitionId, int bucket, long offset) {
         if (!table.isPartitioned()) {
-            throw new IllegalArgumentException("Table " + table.getTablePath() + " is not partitioned");
+            throw new InvalidReadException("Table " + table.getTablePath() + " is not partitioned");
         }
         subscribe(new TableBucket(table.getTableId(), partitionId, bucket), offset);
     }
@@ -146,14 +149,14 @@ public final class ArrowLogScanner implements AutoCloseable {
         checkUsable("subscribe");
         requireNonNull(bucket, "bucket is null");
         if (bucket.getTableId() != table.getTableId()) {
-            throw new IllegalArgumentException(bucket + " is not a bucket of table " + table.getTablePath());
+            throw new InvalidReadException(bucket + " is not a bucket of table " + table.getTablePath());
         }
         if (bucket.getBucket() < 0 || bucket.getBucket() >= table.getNumBuckets()) {
-            throw new IllegalArgumentException("Bucket " + bucket.getBucket() + " does not exist: table "
+            throw new InvalidReadException("Bucket " + bucket.getBucket() + " does not exist: table "
                     + table.getTablePath() + " has buckets 0.." + (table.getNumBuckets() - 1));
         }
         if (offset < 0) {
-            throw new IllegalArgumentException("Offset must be >= 0, got " + offset + " for bucket " + bucket.getBucket());
+            throw new InvalidOffsetsException("Offset must be >= 0, got " + offset + " for bucket " + bucket.getBucket());
         }
         positions.put(bucket, offset);
         fetcher.assign(bucket, offset);
@@ -280,7 +283,7 @@ public final class ArrowLogScanner implements AutoCloseable {
                 continue;
             }
             if (header.schemaId() != table.getSchemaId()) {
-                throw new UnsupportedOperationException("Bucket " + bucket.getBucket() + " of " + table.getTablePath()
+                throw new UnsupportedTableException("Bucket " + bucket.getBucket() + " of " + table.getTablePath()
                         + " holds rows written with schema id " + header.schemaId() + " at offset " + header.baseOffset()
                         + ", but the table now has schema id " + table.getSchemaId()
                         + "; reading across schema changes is not supported yet");
@@ -417,7 +420,7 @@ public final class ArrowLogScanner implements AutoCloseable {
             for (Field field : fields) {
                 if (field.getName().equals(CHANGE_TYPE_COLUMN) || field.getName().equals(LOG_OFFSET_COLUMN)
                         || field.getName().equals(COMMIT_TIMESTAMP_COLUMN)) {
-                    throw new IllegalArgumentException("Column " + field.getName()
+                    throw new InvalidReadException("Column " + field.getName()
                             + " clashes with a changelog column Riffle adds; leave it out of the projection");
                 }
             }

@@ -2,6 +2,8 @@ package dev.riffle.core.scan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.reader.LogRange;
+import dev.riffle.core.reader.ReadBatch;
 import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.metadata.TableBucket;
@@ -20,7 +22,7 @@ import org.apache.fluss.metadata.TableBucket;
  * @param root the rows; {@code root.getRowCount()} is never 0
  */
 public record LogBatch(TableBucket bucket, Optional<String> partitionName, long baseOffset, long commitTimestamp,
-        VectorSchemaRoot root) implements AutoCloseable {
+        VectorSchemaRoot root) implements ReadBatch {
 
     public LogBatch {
         requireNonNull(bucket, "bucket is null");
@@ -28,8 +30,15 @@ public record LogBatch(TableBucket bucket, Optional<String> partitionName, long 
         requireNonNull(root, "root is null");
     }
 
+    @Override
     public int rowCount() {
         return root.getRowCount();
+    }
+
+    /** Every offset from {@code baseOffset} to {@link #endOffset()}, one row each. */
+    @Override
+    public Optional<LogRange> logRange() {
+        return Optional.of(new LogRange(bucket, partitionName, baseOffset, endOffset()));
     }
 
     /** The offset after the last row. */

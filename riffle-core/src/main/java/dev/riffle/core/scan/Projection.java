@@ -2,6 +2,7 @@ package dev.riffle.core.scan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.ColumnNotFoundException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -34,13 +35,13 @@ public record Projection(int[] requested, int[] fetched, int[] outputOrder, RowT
     /**
      * The named columns in that order.
      *
-     * @throws IllegalArgumentException naming the column, the columns that exist, and the table,
+     * @throws ColumnNotFoundException naming the column, the columns that exist, and the table,
      *     for an unknown or repeated column or an empty list
      */
     public static Projection of(RowType rowType, List<String> columns, TablePath table) {
         requireNonNull(columns, "columns is null");
         if (columns.isEmpty()) {
-            throw new IllegalArgumentException("At least one column must be selected. Available fields: "
+            throw new ColumnNotFoundException("At least one column must be selected. Available fields: "
                     + rowType.getFieldNames() + ", Table: " + table);
         }
         List<String> names = rowType.getFieldNames();
@@ -49,12 +50,12 @@ public record Projection(int[] requested, int[] fetched, int[] outputOrder, RowT
             String column = columns.get(i);
             int index = names.indexOf(column);
             if (index < 0) {
-                throw new IllegalArgumentException("Field '" + column + "' not found in table schema. Available fields: "
+                throw new ColumnNotFoundException("Field '" + column + "' not found in table schema. Available fields: "
                         + names + ", Table: " + table);
             }
             for (int j = 0; j < i; j++) {
                 if (requested[j] == index) {
-                    throw new IllegalArgumentException("Field '" + column + "' is selected twice, Table: " + table);
+                    throw new ColumnNotFoundException("Field '" + column + "' is selected twice, Table: " + table);
                 }
             }
             requested[i] = index;

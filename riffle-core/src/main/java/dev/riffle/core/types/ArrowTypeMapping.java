@@ -407,13 +407,7 @@ public final class ArrowTypeMapping {
     }
 
     private static TimeUnit unitOf(int precision) {
-        if (precision == 0) {
-            return TimeUnit.SECOND;
-        }
-        if (precision <= 3) {
-            return TimeUnit.MILLISECOND;
-        }
-        return precision <= 6 ? TimeUnit.MICROSECOND : TimeUnit.NANOSECOND;
+        return EpochUnits.unitOfPrecision(precision);
     }
 
     private static int defaultPrecision(TimeUnit unit) {

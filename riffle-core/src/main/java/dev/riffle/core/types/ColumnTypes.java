@@ -1,5 +1,6 @@
 package dev.riffle.core.types;
 
+import dev.riffle.core.exception.InvalidTypeException;
 import static java.util.Objects.requireNonNull;
 
 import java.util.regex.Pattern;
@@ -40,7 +41,7 @@ public final class ColumnTypes {
             return DataTypeParser.parse(fluss);
         } catch (RuntimeException e) {
             String reason = e.getMessage() == null ? "" : " (" + e.getMessage().lines().findFirst().orElse("") + ")";
-            throw new IllegalArgumentException("Column '" + column + "' has type '" + type
+            throw new InvalidTypeException("Column '" + column + "' has type '" + type
                     + "', which is not a Fluss type" + reason + "; types are " + KNOWN_TYPES, e);
         }
     }

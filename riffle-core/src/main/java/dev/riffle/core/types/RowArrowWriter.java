@@ -607,55 +607,16 @@ public final class RowArrowWriter implements AutoCloseable {
         }
     }
 
-    /**
-     * Fluss's (epoch millisecond, nano of millisecond) pair as a count of one Arrow unit, computed as Fluss's own
-     * timestamp writers do. Seconds use plain division, not floorDiv: before 1970 that rounds toward zero, and it
-     * must, or the same value would read differently from a log batch and from a row.
-     */
-    private static final class EpochUnit {
-        private final boolean seconds;
-        private final long perMillisecond;
-        private final int nanosPerUnit;
-
-        EpochUnit(TimeUnit unit) {
-            this.seconds = unit == TimeUnit.SECOND;
-            switch (unit) {
-                case MICROSECOND:
-                    this.perMillisecond = 1_000L;
-                    this.nanosPerUnit = 1_000;
-                    break;
-                case NANOSECOND:
-                    this.perMillisecond = 1_000_000L;
-                    this.nanosPerUnit = 1;
-                    break;
-                default:
-                    // MILLISECOND; SECOND does not use these. Nanos of a millisecond are below 10^6, so they add 0.
-                    this.perMillisecond = 1L;
-                    this.nanosPerUnit = 1_000_000;
-            }
-        }
-
-        static EpochUnit of(FieldVector vector) {
-            return new EpochUnit(((ArrowType.Timestamp) vector.getField().getType()).getUnit());
-        }
-
-        long count(long epochMillisecond, int nanoOfMillisecond) {
-            return seconds
-                    ? epochMillisecond / 1_000
-                    : epochMillisecond * perMillisecond + nanoOfMillisecond / nanosPerUnit;
-        }
-    }
-
     private static final class TimestampNtzWriter extends FieldWriter {
         private final TimeStampVector vector;
         private final int precision;
-        private final EpochUnit unit;
+        private final EpochUnits unit;
 
         TimestampNtzWriter(String path, DataType type, TimeStampVector vector, int precision) {
             super(path, type, vector);
             this.vector = vector;
             this.precision = precision;
-            this.unit = EpochUnit.of(vector);
+            this.unit = EpochUnits.of(((ArrowType.Timestamp) vector.getField().getType()).getUnit());
         }
 
         @Override
@@ -668,13 +629,13 @@ public final class RowArrowWriter implements AutoCloseable {
     private static final class TimestampLtzWriter extends FieldWriter {
         private final TimeStampVector vector;
         private final int precision;
-        private final EpochUnit unit;
+        private final EpochUnits unit;
 
         TimestampLtzWriter(String path, DataType type, TimeStampVector vector, int precision) {
             super(path, type, vector);
             this.vector = vector;
             this.precision = precision;
-            this.unit = EpochUnit.of(vector);
+            this.unit = EpochUnits.of(((ArrowType.Timestamp) vector.getField().getType()).getUnit());
         }
 
         @Override

@@ -8,6 +8,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.scan.LogBatch;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
@@ -88,7 +89,7 @@ class BoundedLogReaderIT {
         List<Integer> ids = new ArrayList<>();
         Map<Integer, Long> nextOffsetPerBucket = new HashMap<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                BoundedLogReader reader = riffle.table(path).read().createReader()) {
+                BoundedLogReader reader = riffle.table(path).read().createLogReader()) {
             while (reader.hasNext()) {
                 try (LogBatch batch = reader.next()) {
                     assertThat(batch.rowCount()).isPositive();
@@ -133,7 +134,7 @@ class BoundedLogReaderIT {
 
         Map<String, List<Integer>> idsByPartition = new TreeMap<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                BoundedLogReader reader = riffle.table(path).read().createReader()) {
+                BoundedLogReader reader = riffle.table(path).read().createLogReader()) {
             assertThat(reader.stopOffsets()).hasSize(6); // 3 partitions x 2 buckets, the empty one included
             while (reader.hasNext()) {
                 try (LogBatch batch = reader.next()) {
@@ -153,7 +154,7 @@ class BoundedLogReaderIT {
         assertThat(idsByPartition.get("d2")).hasSize(150).allMatch(i -> i % 2 == 1);
 
         try (Riffle riffle = Riffle.using(connection, allocator);
-                BoundedLogReader reader = riffle.table(path).read().partitions("d3").createReader()) {
+                BoundedLogReader reader = riffle.table(path).read().partitions("d3").createLogReader()) {
             assertThat(reader.hasNext()).as("the empty partition has no rows").isFalse();
         }
     }
@@ -186,7 +187,7 @@ class BoundedLogReaderIT {
         try {
             await().atMost(Duration.ofSeconds(30)).until(() -> written.get() > 6_000);
             try (Riffle riffle = Riffle.using(connection, allocator);
-                    BoundedLogReader reader = riffle.table(path).changelog().createReader()) {
+                    BoundedLogReader reader = riffle.table(path).changelog().createLogReader()) {
                 stops = reader.stopOffsets();
                 while (reader.hasNext()) {
                     try (LogBatch batch = reader.next()) {
@@ -290,14 +291,17 @@ class BoundedLogReaderIT {
     }
 
     @Test
-    void primaryKeyTableIsRefusedByThePlainReader(Connection connection, TestNames names) throws Exception {
+    void primaryKeyTableIsRefusedByTheLogReader(Connection connection, TestNames names) throws Exception {
         TablePath path = names.table("pk");
         create(connection, path, PK_SCHEMA, 1, "id");
         try (Riffle riffle = Riffle.using(connection, allocator)) {
-            assertThatThrownBy(() -> riffle.table(path).read().createReader())
-                    .isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> riffle.table(path).read().log())
+                    .isInstanceOf(InvalidReadException.class)
                     .hasMessageContaining("has a primary key")
-                    .hasMessageContaining("changelog reader");
+                    .hasMessageContaining("read().changelog()");
+            assertThatThrownBy(() -> riffle.table(path).read().createLogReader())
+                    .isInstanceOf(InvalidReadException.class)
+                    .hasMessageContaining("not the log alone");
         }
     }
 
@@ -315,7 +319,7 @@ class BoundedLogReaderIT {
         }
         List<String> changes = new ArrayList<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                BoundedLogReader reader = riffle.table(path).changelog().createReader()) {
+                BoundedLogReader reader = riffle.table(path).changelog().createLogReader()) {
             assertThat(reader.schema().getFields().stream().map(f -> f.getName()).toList())
                     .containsExactly("id", "name", "_change_type", "_log_offset", "_commit_timestamp");
             while (reader.hasNext()) {
@@ -338,7 +342,7 @@ class BoundedLogReaderIT {
         create(connection, path, EVENTS, 1);
         appendEvents(connection, path, 0, 3, 10);
         try (Riffle riffle = Riffle.using(connection, allocator);
-                LogBatches all = riffle.table(path).changelog().columns("id").createReader().collectAll()) {
+                LogBatches all = riffle.table(path).changelog().columns("id").createLogReader().collectAll()) {
             assertThat(all.rowCount()).isEqualTo(3);
             LogBatch batch = all.batches().get(0);
             assertThat(batch.root().getVector("_change_type").getObject(0).toString()).isEqualTo("+A");
@@ -354,10 +358,10 @@ class BoundedLogReaderIT {
         appendEvents(connection, path, 0, 20, 3);
         List<String> rows = new ArrayList<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                BoundedLogReader reader = riffle.table(path).read().columns("amount", "id")
+                BoundedLogReader reader = riffle.table(path).read().log().columns("amount", "id")
                         .from(StartingOffsets.explicit(Map.of(BucketRef.of(0), 2L)))
                         .until(StoppingOffsets.explicit(Map.of(BucketRef.of(0), 7L)))
-                        .createReader()) {
+                        .createLogReader()) {
             assertThat(reader.schema().getFields()).extracting(f -> f.getName()).containsExactly("amount", "id");
             while (reader.hasNext()) {
                 try (LogBatch batch = reader.next()) {
@@ -377,7 +381,7 @@ class BoundedLogReaderIT {
         appendEvents(connection, path, 0, 100, 50);
         long firstWriteDone;
         try (Riffle riffle = Riffle.using(connection, allocator);
-                LogBatches first = riffle.table(path).changelog().createReader().collectAll()) {
+                LogBatches first = riffle.table(path).changelog().createLogReader().collectAll()) {
             long maxCommit = 0;
             for (LogBatch batch : first) {
                 maxCommit = Math.max(maxCommit, batch.commitTimestamp());
@@ -388,9 +392,9 @@ class BoundedLogReaderIT {
         appendEvents(connection, path, 100, 200, 50);
         long boundary = firstWriteDone + 1;
         try (Riffle riffle = Riffle.using(connection, allocator)) {
-            assertThat(ids(riffle.table(path).read().until(StoppingOffsets.timestamp(boundary))))
+            assertThat(ids(riffle.table(path).read().log().until(StoppingOffsets.timestamp(boundary))))
                     .containsExactlyInAnyOrderElementsOf(range(0, 100));
-            assertThat(ids(riffle.table(path).read().from(StartingOffsets.timestamp(boundary))))
+            assertThat(ids(riffle.table(path).read().log().from(StartingOffsets.timestamp(boundary))))
                     .containsExactlyInAnyOrderElementsOf(range(100, 200));
         }
     }
@@ -401,10 +405,10 @@ class BoundedLogReaderIT {
         create(connection, path, EVENTS, 1);
         appendEvents(connection, path, 0, 10, 10);
         try (Riffle riffle = Riffle.using(connection, allocator);
-                BoundedLogReader reader = riffle.table(path).read()
+                BoundedLogReader reader = riffle.table(path).read().log()
                         .until(StoppingOffsets.explicit(Map.of(BucketRef.of(0), 1_000L)))
                         .timeout(Duration.ofSeconds(2))
-                        .createReader()) {
+                        .createLogReader()) {
             assertThatThrownBy(() -> {
                 while (reader.hasNext()) {
                     reader.next().close();
@@ -430,7 +434,7 @@ class BoundedLogReaderIT {
             assertThat(rows).isEqualTo(5_000);
 
             ByteArrayOutputStream ipc = new ByteArrayOutputStream();
-            try (BoundedLogReader reader = riffle.table(path).read().columns("id", "amount").createReader()) {
+            try (BoundedLogReader reader = riffle.table(path).read().columns("id", "amount").createLogReader()) {
                 assertThat(reader.writeArrowStream(ipc)).isEqualTo(5_000);
             }
             long ipcRows = 0;
@@ -449,7 +453,7 @@ class BoundedLogReaderIT {
             assertThat(ipcRows).isEqualTo(5_000);
             assertThat(amountSum).isEqualTo(10L * 4_999 * 5_000 / 2);
 
-            try (BoundedLogReader reader = riffle.table(path).read().createReader();
+            try (BoundedLogReader reader = riffle.table(path).read().createLogReader();
                     ArrowArrayStream stream = reader.exportArrayStream(allocator);
                     java.sql.Connection duck = DriverManager.getConnection("jdbc:duckdb:")) {
                 duck.unwrap(DuckDBConnection.class).registerArrowStream("events", stream);
@@ -468,7 +472,7 @@ class BoundedLogReaderIT {
 
     private List<Integer> ids(ReadBuilder read) {
         List<Integer> ids = new ArrayList<>();
-        try (BoundedLogReader reader = read.createReader()) {
+        try (BoundedLogReader reader = read.createLogReader()) {
             while (reader.hasNext()) {
                 try (LogBatch batch = reader.next()) {
                     IntVector id = (IntVector) batch.root().getVector("id");

@@ -18,7 +18,7 @@ public final class LargeReadProbe {
         long rows = 0;
         long idSum = 0;
         try (Riffle riffle = Riffle.connect(args[0]);
-                BoundedLogReader reader = riffle.table(args[1]).read().createReader()) {
+                BoundedLogReader reader = riffle.table(args[1]).read().createLogReader()) {
             while (reader.hasNext()) {
                 try (LogBatch batch = reader.next()) {
                     IntVector id = (IntVector) batch.root().getVector(0);

@@ -60,7 +60,7 @@ class RemoteLogReadIT {
             try (Riffle riffle = Riffle.using(connection, allocator)) {
                 List<Integer> ids = new ArrayList<>();
                 long amountSum = 0;
-                try (BoundedLogReader reader = riffle.table(path).read().columns("amount", "id").createReader()) {
+                try (BoundedLogReader reader = riffle.table(path).read().columns("amount", "id").createLogReader()) {
                     long expectedOffset = 0;
                     while (reader.hasNext()) {
                         try (LogBatch batch = reader.next()) {

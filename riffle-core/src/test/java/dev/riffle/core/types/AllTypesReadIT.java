@@ -123,7 +123,7 @@ class AllTypesReadIT {
 
         try (BufferAllocator allocator = new RootAllocator()) {
             try (Riffle riffle = Riffle.using(connection, allocator);
-                    LogBatches batches = riffle.table(path).read().createReader().collectAll()) {
+                    LogBatches batches = riffle.table(path).read().createLogReader().collectAll()) {
                 assertThat(batches.rowCount()).isEqualTo(2);
                 assertThat(batches.batches()).hasSize(1);
                 LogBatch batch = batches.batches().get(0);

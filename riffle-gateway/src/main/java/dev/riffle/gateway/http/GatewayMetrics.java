@@ -20,6 +20,7 @@ public final class GatewayMetrics {
     private static final String ROWS_ATTRIBUTE = "riffle.rows";
     private static final String ROWS_DIRECTION_ATTRIBUTE = "riffle.rows.direction";
     private static final String ERROR_CODE_ATTRIBUTE = "riffle.error.code";
+    private static final String LAKE_FILES_ATTRIBUTE = "riffle.lake.files";
 
     private final PrometheusMeterRegistry registry = new PrometheusMeterRegistry(PrometheusConfig.DEFAULT);
     /*
@@ -29,6 +30,7 @@ public final class GatewayMetrics {
     private final Map<Tags, Timer> requests = new ConcurrentHashMap<>();
     private final Map<Tags, Counter> errors = new ConcurrentHashMap<>();
     private final Map<Tags, Counter> rows = new ConcurrentHashMap<>();
+    private final Map<Tags, Counter> lakeFiles = new ConcurrentHashMap<>();
 
     /** Method, route template, and the status, error code or row direction. */
     private record Tags(String method, String route, String value) {}
@@ -46,6 +48,11 @@ public final class GatewayMetrics {
         ctx.attribute(ROWS_DIRECTION_ATTRIBUTE, direction);
     }
 
+    /** Tells the metrics how many lake data files this request's read opened. */
+    public static void lakeFiles(Context ctx, long files) {
+        ctx.attribute(LAKE_FILES_ATTRIBUTE, files);
+    }
+
     /** Marks the request as failed with {@code code}. */
     public static void error(Context ctx, String code) {
         ctx.attribute(ERROR_CODE_ATTRIBUTE, code);
@@ -59,8 +66,18 @@ public final class GatewayMetrics {
     /** Records one finished request; called by Javalin's request logger. */
     public void record(Context ctx, float millis) {
         Long count = ctx.attribute(ROWS_ATTRIBUTE);
-        record(ctx.method().name(), route(ctx), ctx.statusCode(), ctx.attribute(ERROR_CODE_ATTRIBUTE),
+        String route = route(ctx);
+        record(ctx.method().name(), route, ctx.statusCode(), ctx.attribute(ERROR_CODE_ATTRIBUTE),
                 count == null ? -1 : count, ctx.attribute(ROWS_DIRECTION_ATTRIBUTE), (long) (millis * 1_000_000L));
+        Long files = ctx.attribute(LAKE_FILES_ATTRIBUTE);
+        if (files != null && files > 0) {
+            lakeFiles.computeIfAbsent(new Tags(ctx.method().name(), route, "read"),
+                            tags -> Counter.builder("riffle.gateway.lake.files")
+                                    .description("Lake data files opened by reads, by route")
+                                    .tags("method", tags.method(), "route", tags.route())
+                                    .register(registry))
+                    .increment(files);
+        }
     }
 
     /**

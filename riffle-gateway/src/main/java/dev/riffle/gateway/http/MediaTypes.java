@@ -63,6 +63,25 @@ public final class MediaTypes {
                 + "; the gateway answers " + JSON + " or " + ARROW_STREAM);
     }
 
+    /**
+     * Checks that the {@code Accept} header allows JSON, for routes that answer only JSON
+     * (metadata, DDL, writes); 406 otherwise.
+     */
+    public static void requireJsonResponse(Context ctx) {
+        String accept = ctx.header("Accept");
+        if (accept == null || accept.isBlank()) {
+            return;
+        }
+        for (String range : accept.split(",")) {
+            String type = bare(range);
+            if (type.equals(JSON) || type.equals("*/*") || type.equals("application/*")) {
+                return;
+            }
+        }
+        throw new ApiException(406, "not_acceptable", "Cannot produce any of Accept: " + accept + "; "
+                + ctx.method() + " " + ctx.path() + " answers " + JSON);
+    }
+
     private static String bare(String header) {
         int semicolon = header.indexOf(';');
         return (semicolon < 0 ? header : header.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);

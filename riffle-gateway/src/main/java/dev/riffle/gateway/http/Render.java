@@ -6,10 +6,18 @@ import java.io.FilterOutputStream;
 import java.io.IOException;
 import java.io.OutputStream;
 import java.nio.channels.Channels;
+import dev.riffle.core.types.RowArrowWriter;
+import dev.riffle.core.values.ArrowValueReader;
+import dev.riffle.core.values.FlussValueReader;
+import dev.riffle.core.values.JsonValueSink;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.RowType;
 
 /**
  * Writes responses: JSON documents, rows as JSON or as an Arrow IPC stream, and the error
@@ -59,29 +67,69 @@ public final class Render {
     }
 
     /**
-     * One batch of rows: {@code {"rows": [...], ...}} in JSON (with {@code extra} written after
-     * the rows), or an Arrow IPC stream of that batch.
+     * Rows found by key: {@code {"rows": [...], ...}} in JSON (with {@code extra} written after the
+     * rows), or an Arrow IPC stream of one batch of the table's Arrow schema.
      */
-    public static void rows(Context ctx, MediaTypes.Format format, VectorSchemaRoot rows, JsonBody extra)
-            throws IOException {
+    public static void rows(Context ctx, MediaTypes.Format format, List<InternalRow> rows, RowType rowType,
+            BufferAllocator allocator, JsonBody extra) throws IOException {
         if (format == MediaTypes.Format.ARROW) {
-            streamArrow(ctx, rows, writer -> {
-                if (rows.getRowCount() > 0) {
-                    writer.writeBatch();
+            try (RowArrowWriter writer = RowArrowWriter.create(rowType, allocator)) {
+                rows.forEach(writer::write);
+                try (VectorSchemaRoot batch = writer.finish()) {
+                    streamArrow(ctx, batch, out -> {
+                        if (batch.getRowCount() > 0) {
+                            out.writeBatch();
+                        }
+                    });
                 }
-            });
+            }
             return;
         }
+        List<FlussValueReader> readers = FlussValueReader.ofFields(rowType);
         streamJson(ctx, json -> {
+            JsonValueSink sink = new JsonValueSink(json);
             json.writeStartObject();
             json.writeArrayFieldStart("rows");
-            for (int row = 0; row < rows.getRowCount(); row++) {
-                RowsJson.writeRow(json, rows.getFieldVectors(), row);
+            for (InternalRow row : rows) {
+                writeRow(json, row, rowType, readers, sink);
             }
             json.writeEndArray();
             extra.write(json);
             json.writeEndObject();
         });
+    }
+
+    /** One Fluss row as a JSON object keyed by column name, as a scan renders the same row. */
+    public static void writeRow(JsonGenerator json, InternalRow row, RowType rowType) throws IOException {
+        writeRow(json, row, rowType, FlussValueReader.ofFields(rowType), new JsonValueSink(json));
+    }
+
+    private static void writeRow(JsonGenerator json, InternalRow row, RowType rowType, List<FlussValueReader> readers,
+            JsonValueSink sink) throws IOException {
+        json.writeStartObject();
+        for (int pos = 0; pos < readers.size(); pos++) {
+            json.writeFieldName(rowType.getFieldNames().get(pos));
+            readers.get(pos).read(row, pos, sink);
+        }
+        json.writeEndObject();
+    }
+
+    /** Every row of a batch as a JSON object keyed by column name. */
+    public static void writeRows(JsonGenerator json, VectorSchemaRoot batch) throws IOException {
+        List<ArrowValueReader> readers = ArrowValueReader.ofColumns(batch.getFieldVectors());
+        JsonValueSink sink = new JsonValueSink(json);
+        for (int row = 0; row < batch.getRowCount(); row++) {
+            JsonValueSink.writeRow(json, readers, row, sink);
+        }
+    }
+
+    /** Moves a batch's buffers into {@code to} (same schema) for writing, without copying. */
+    public static void moveInto(VectorSchemaRoot from, VectorSchemaRoot to) {
+        int rows = from.getRowCount();
+        for (int i = 0; i < from.getFieldVectors().size(); i++) {
+            from.getVector(i).makeTransferPair(to.getVector(i)).transfer();
+        }
+        to.setRowCount(rows);
     }
 
     public static void error(Context ctx, ApiException e) {

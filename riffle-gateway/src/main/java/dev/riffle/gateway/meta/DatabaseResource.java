@@ -1,10 +1,10 @@
 package dev.riffle.gateway.meta;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.gateway.Paths;
-import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.PathNames;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
@@ -26,17 +26,12 @@ import org.apache.fluss.metadata.DatabaseInfo;
 
 /** Databases: list, create, describe, drop. */
 public final class DatabaseResource {
-    private final Backend backend;
-
-    public DatabaseResource(Backend backend) {
-        this.backend = requireNonNull(backend, "backend is null");
-    }
-
     @OpenApi(path = Paths.DATABASES, methods = HttpMethod.GET, tags = "Databases", operationId = "listDatabases",
             summary = "List databases",
             responses = @OpenApiResponse(status = "200", description = "{\"databases\": [\"fluss\", ...]}"))
     public void list(Context ctx) {
-        List<String> databases = backend.await(backend.admin().listDatabases(), "Listing databases");
+        RequestContext request = Requests.of(ctx);
+        List<String> databases = request.await(request.admin().listDatabases(), "Listing databases");
         Render.json(ctx, 200, Map.of("databases", databases.stream().sorted().toList()));
     }
 
@@ -50,8 +45,9 @@ public final class DatabaseResource {
                 @OpenApiResponse(status = "400", description = "A bad name or body"),
                 @OpenApiResponse(status = "409", description = "The database exists")})
     public void create(Context ctx) {
+        RequestContext request = Requests.of(ctx);
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
-        JsonNode body = Json.requireObject(Bodies.json(ctx, backend.limits().maxBodyBytes()), "The request body");
+        JsonNode body = Json.requireObject(Bodies.json(ctx, request.limits().maxBodyBytes()), "The request body");
         String what = "a database";
         Json.onlyFields(body, what, Set.of("name", "comment", "properties", "if_not_exists"));
         String name = Json.requiredText(body, "name", what);
@@ -59,8 +55,8 @@ public final class DatabaseResource {
                 .customProperties(Json.stringMap(body, "properties", what));
         Json.optionalText(body, "comment", what).ifPresent(descriptor::comment);
         boolean ifNotExists = Json.optionalBoolean(body, "if_not_exists", what, false);
-        backend.await(backend.admin().createDatabase(name, descriptor.build(), ifNotExists), "Creating database " + name);
-        Render.json(ctx, 201, describe(name));
+        request.await(request.admin().createDatabase(name, descriptor.build(), ifNotExists), "Creating database " + name);
+        Render.json(ctx, 201, describe(request, name));
     }
 
     @OpenApi(path = Paths.DATABASE, methods = HttpMethod.GET, tags = "Databases", operationId = "getDatabase",
@@ -70,7 +66,8 @@ public final class DatabaseResource {
                 @OpenApiResponse(status = "200", description = "{\"name\", \"comment\", \"properties\", \"tables\"}"),
                 @OpenApiResponse(status = "404", description = "No such database")})
     public void get(Context ctx) {
-        Render.json(ctx, 200, describe(ctx.pathParam("db")));
+        RequestContext request = Requests.of(ctx);
+        Render.json(ctx, 200, describe(request, PathNames.decoded(ctx, "db")));
     }
 
     @OpenApi(path = Paths.DATABASE, methods = HttpMethod.DELETE, tags = "Databases", operationId = "dropDatabase",
@@ -83,24 +80,25 @@ public final class DatabaseResource {
                 @OpenApiResponse(status = "404", description = "No such database"),
                 @OpenApiResponse(status = "409", description = "The database has tables and cascade is not set")})
     public void drop(Context ctx) {
-        String name = ctx.pathParam("db");
+        RequestContext request = Requests.of(ctx);
+        String name = PathNames.decoded(ctx, "db");
         boolean cascade = "true".equalsIgnoreCase(ctx.queryParam("cascade"));
         try {
-            backend.await(backend.admin().dropDatabase(name, false, cascade), "Dropping database " + name);
+            request.await(request.admin().dropDatabase(name, false, cascade), "Dropping database " + name);
         } catch (DatabaseNotExistException e) {
-            throw backend.databaseNotFound(name);
+            throw request.riffle().databaseNotFound(name, e);
         }
         ctx.status(204);
     }
 
-    private Map<String, Object> describe(String name) {
+    private static Map<String, Object> describe(RequestContext request, String name) {
         DatabaseInfo info;
         try {
-            info = backend.await(backend.admin().getDatabaseInfo(name), "Looking up database " + name);
+            info = request.await(request.admin().getDatabaseInfo(name), "Looking up database " + name);
         } catch (DatabaseNotExistException e) {
-            throw backend.databaseNotFound(name);
+            throw request.riffle().databaseNotFound(name, e);
         }
-        List<String> tables = backend.await(backend.admin().listTables(name), "Listing tables of " + name);
+        List<String> tables = request.await(request.admin().listTables(name), "Listing tables of " + name);
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("name", info.getDatabaseName());
         result.put("comment", info.getDatabaseDescriptor().getComment().orElse(null));

@@ -1,11 +1,11 @@
 package dev.riffle.gateway.meta;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.PathNames;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
@@ -33,12 +33,6 @@ import org.apache.fluss.metadata.TableInfo;
  * values joined by {@code $} in partition-key order, as Fluss names them).
  */
 public final class PartitionResource {
-    private final Backend backend;
-
-    public PartitionResource(Backend backend) {
-        this.backend = requireNonNull(backend, "backend is null");
-    }
-
     @OpenApi(path = Paths.PARTITIONS, methods = HttpMethod.GET, tags = "Partitions", operationId = "listPartitions",
             summary = "List the partitions of a table",
             pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
@@ -47,8 +41,9 @@ public final class PartitionResource {
                 @OpenApiResponse(status = "400", description = "The table is not partitioned"),
                 @OpenApiResponse(status = "404", description = "No such table")})
     public void list(Context ctx) {
-        TableInfo table = partitioned(ctx);
-        List<PartitionInfo> partitions = backend.await(backend.admin().listPartitionInfos(table.getTablePath()),
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = partitioned(request, ctx);
+        List<PartitionInfo> partitions = request.await(request.admin().listPartitionInfos(table.getTablePath()),
                 "Listing partitions of " + table.getTablePath());
         Render.json(ctx, 200, Map.of("partitions", partitions.stream()
                 .sorted(Comparator.comparing(PartitionInfo::getPartitionName))
@@ -67,9 +62,10 @@ public final class PartitionResource {
                 @OpenApiResponse(status = "404", description = "No such table"),
                 @OpenApiResponse(status = "409", description = "The partition exists")})
     public void create(Context ctx) {
+        RequestContext request = Requests.of(ctx);
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
-        TableInfo table = partitioned(ctx);
-        JsonNode body = Json.requireObject(Bodies.json(ctx, backend.limits().maxBodyBytes()), "The request body");
+        TableInfo table = partitioned(request, ctx);
+        JsonNode body = Json.requireObject(Bodies.json(ctx, request.limits().maxBodyBytes()), "The request body");
         Json.onlyFields(body, "a partition", Set.of("spec", "if_not_exists"));
         Map<String, String> spec = Json.stringMap(body, "spec", "a partition");
         if (!spec.keySet().equals(Set.copyOf(table.getPartitionKeys()))) {
@@ -77,11 +73,11 @@ public final class PartitionResource {
                     + table.getPartitionKeys() + " of " + table.getTablePath() + ", got " + spec.keySet());
         }
         boolean ifNotExists = Json.optionalBoolean(body, "if_not_exists", "a partition", false);
-        backend.await(backend.admin().createPartition(table.getTablePath(), new PartitionSpec(spec), ifNotExists),
+        request.await(request.admin().createPartition(table.getTablePath(), new PartitionSpec(spec), ifNotExists),
                 "Creating partition " + spec + " of " + table.getTablePath());
         String name = ResolvedPartitionSpec.fromPartitionSpec(table.getPartitionKeys(), new PartitionSpec(spec))
                 .getPartitionName();
-        PartitionInfo created = backend.await(backend.admin().listPartitionInfos(table.getTablePath()),
+        PartitionInfo created = request.await(request.admin().listPartitionInfos(table.getTablePath()),
                         "Listing partitions of " + table.getTablePath())
                 .stream().filter(p -> p.getPartitionName().equals(name)).findFirst()
                 .orElseThrow(() -> new IllegalStateException("Partition " + name + " was created but is not listed"));
@@ -97,8 +93,9 @@ public final class PartitionResource {
                 @OpenApiResponse(status = "204", description = "Dropped"),
                 @OpenApiResponse(status = "404", description = "No such table or partition")})
     public void drop(Context ctx) {
-        TableInfo table = partitioned(ctx);
-        String name = ctx.pathParam("partition");
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = partitioned(request, ctx);
+        String name = PathNames.decoded(ctx, "partition");
         ResolvedPartitionSpec spec;
         try {
             spec = ResolvedPartitionSpec.fromPartitionName(table.getPartitionKeys(), name);
@@ -107,7 +104,7 @@ public final class PartitionResource {
                     + table.getTablePath() + " (values of " + table.getPartitionKeys() + " joined by $)");
         }
         try {
-            backend.await(backend.admin().dropPartition(table.getTablePath(), spec.toPartitionSpec(), false),
+            request.await(request.admin().dropPartition(table.getTablePath(), spec.toPartitionSpec(), false),
                     "Dropping partition " + name + " of " + table.getTablePath());
         } catch (PartitionNotExistException e) {
             throw ApiException.notFound("partition_not_found", "Partition '" + name + "' of " + table.getTablePath()
@@ -116,8 +113,8 @@ public final class PartitionResource {
         ctx.status(204);
     }
 
-    private TableInfo partitioned(Context ctx) {
-        TableInfo table = backend.tableInfo(ctx);
+    private static TableInfo partitioned(RequestContext request, Context ctx) {
+        TableInfo table = request.tableInfo(Requests.tablePath(ctx));
         if (!table.isPartitioned()) {
             throw ApiException.badRequest("table_not_partitioned", "Table " + table.getTablePath() + " is not partitioned");
         }

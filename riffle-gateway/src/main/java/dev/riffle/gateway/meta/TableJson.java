@@ -33,7 +33,7 @@ final class TableJson {
         return Json.requiredText(body, "name", WHAT);
     }
 
-    static TableDescriptor descriptor(JsonNode body) {
+    static TableDescriptor descriptor(JsonNode body, int maxBuckets) {
         Json.onlyFields(body, WHAT, CREATE_FIELDS);
         Schema.Builder schema = Schema.newBuilder();
         JsonNode columns = body.get("columns");
@@ -60,6 +60,10 @@ final class TableJson {
             throw ApiException.badRequest("invalid_request", "Invalid schema: " + e.getMessage());
         }
         Optional<Long> buckets = Json.optionalLong(body, "buckets", WHAT, 1);
+        if (buckets.isPresent() && buckets.get() > maxBuckets) {
+            throw ApiException.badRequest("too_many_buckets", "\"buckets\": " + buckets.get() + " is more than the "
+                    + maxBuckets + " buckets per table this gateway allows (Gateway.Builder.maxBuckets)");
+        }
         List<String> bucketKey = Json.stringList(body, "bucket_key", WHAT);
         if (buckets.isPresent() || !bucketKey.isEmpty()) {
             descriptor.distributedBy(buckets.map(Long::intValue).orElse(null), bucketKey);

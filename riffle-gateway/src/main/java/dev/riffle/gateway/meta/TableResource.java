@@ -1,10 +1,10 @@
 package dev.riffle.gateway.meta;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.gateway.Paths;
-import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.PathNames;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
@@ -26,12 +26,6 @@ import org.apache.fluss.metadata.TablePath;
 
 /** Tables of a database: list, create, describe, drop. */
 public final class TableResource {
-    private final Backend backend;
-
-    public TableResource(Backend backend) {
-        this.backend = requireNonNull(backend, "backend is null");
-    }
-
     @OpenApi(path = Paths.TABLES, methods = HttpMethod.GET, tags = "Tables", operationId = "listTables",
             summary = "List the tables of a database",
             pathParams = @OpenApiParam(name = "db", required = true),
@@ -39,12 +33,13 @@ public final class TableResource {
                 @OpenApiResponse(status = "200", description = "{\"tables\": [...]}"),
                 @OpenApiResponse(status = "404", description = "No such database")})
     public void list(Context ctx) {
-        String database = ctx.pathParam("db");
+        RequestContext request = Requests.of(ctx);
+        String database = PathNames.decoded(ctx, "db");
         try {
-            List<String> tables = backend.await(backend.admin().listTables(database), "Listing tables of " + database);
+            List<String> tables = request.await(request.admin().listTables(database), "Listing tables of " + database);
             Render.json(ctx, 200, Map.of("tables", tables.stream().sorted().toList()));
         } catch (DatabaseNotExistException e) {
-            throw backend.databaseNotFound(database);
+            throw request.riffle().databaseNotFound(database, e);
         }
     }
 
@@ -64,18 +59,19 @@ public final class TableResource {
                 @OpenApiResponse(status = "404", description = "No such database"),
                 @OpenApiResponse(status = "409", description = "The table exists")})
     public void create(Context ctx) {
+        RequestContext request = Requests.of(ctx);
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
-        String database = ctx.pathParam("db");
-        JsonNode body = Json.requireObject(Bodies.json(ctx, backend.limits().maxBodyBytes()), "The request body");
+        String database = PathNames.decoded(ctx, "db");
+        JsonNode body = Json.requireObject(Bodies.json(ctx, request.limits().maxBodyBytes()), "The request body");
         TablePath path = TablePath.of(database, TableJson.name(body));
-        TableDescriptor descriptor = TableJson.descriptor(body);
+        TableDescriptor descriptor = TableJson.descriptor(body, request.limits().maxBuckets());
         boolean ifNotExists = Json.optionalBoolean(body, "if_not_exists", "the table definition", false);
         try {
-            backend.await(backend.admin().createTable(path, descriptor, ifNotExists), "Creating table " + path);
+            request.await(request.admin().createTable(path, descriptor, ifNotExists), "Creating table " + path);
         } catch (DatabaseNotExistException e) {
-            throw backend.databaseNotFound(database);
+            throw request.riffle().databaseNotFound(database, e);
         }
-        Render.json(ctx, 201, TableJson.describe(backend.tableInfo(path)));
+        Render.json(ctx, 201, TableJson.describe(request.tableInfo(path)));
     }
 
     @OpenApi(path = Paths.TABLE, methods = HttpMethod.GET, tags = "Tables", operationId = "getTable",
@@ -85,7 +81,8 @@ public final class TableResource {
                 @OpenApiResponse(status = "200", description = "Columns, keys, buckets, partitioning and properties"),
                 @OpenApiResponse(status = "404", description = "No such database or table")})
     public void get(Context ctx) {
-        Render.json(ctx, 200, TableJson.describe(backend.tableInfo(ctx)));
+        RequestContext request = Requests.of(ctx);
+        Render.json(ctx, 200, TableJson.describe(request.tableInfo(Requests.tablePath(ctx))));
     }
 
     @OpenApi(path = Paths.TABLE, methods = HttpMethod.DELETE, tags = "Tables", operationId = "dropTable",
@@ -95,11 +92,12 @@ public final class TableResource {
                 @OpenApiResponse(status = "204", description = "Dropped"),
                 @OpenApiResponse(status = "404", description = "No such database or table")})
     public void drop(Context ctx) {
-        TablePath path = Backend.tablePath(ctx);
+        RequestContext request = Requests.of(ctx);
+        TablePath path = Requests.tablePath(ctx);
         try {
-            backend.await(backend.admin().dropTable(path, false), "Dropping table " + path);
+            request.await(request.admin().dropTable(path, false), "Dropping table " + path);
         } catch (TableNotExistException | DatabaseNotExistException e) {
-            throw backend.tableNotFound(path);
+            throw request.riffle().notFound(path, e);
         }
         ctx.status(204);
     }

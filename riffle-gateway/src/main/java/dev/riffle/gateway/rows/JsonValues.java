@@ -1,6 +1,8 @@
 package dev.riffle.gateway.rows;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.core.exception.InvalidValueException;
+import dev.riffle.core.values.FlussValueSink;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.gateway.http.Json;
 import java.math.BigDecimal;
@@ -47,11 +49,14 @@ import org.apache.fluss.types.RowType;
  * object (keys converted from their text) or an array of {@code {"key":..,"value":..}}; ROW as an
  * object. In text mode (values from a URL) numbers and booleans may be strings too.
  */
-final class JsonValues {
+public final class JsonValues {
+    /** Longer number text than this fits no column (a DECIMAL holds 38 digits). */
+    private static final int MAX_NUMBER_TEXT = 100;
+
     private JsonValues() {}
 
     /** The Fluss value of {@code node} for {@code type}; null for JSON null (nullability is checked here for nested values). */
-    static Object toFluss(JsonNode node, DataType type, boolean textMode) {
+    public static Object toFluss(JsonNode node, DataType type, boolean textMode) {
         if (node == null || node.isNull()) {
             return null;
         }
@@ -80,7 +85,7 @@ final class JsonValues {
                 expect(node.isTextual(), node, type);
                 int length = ((CharType) type).getLength();
                 if (node.asText().codePointCount(0, node.asText().length()) > length) {
-                    throw new BadValueException("'" + clip(node.asText()) + "' is longer than " + type + " allows");
+                    throw new InvalidValueException("'" + clip(node.asText()) + "' is longer than " + type + " allows");
                 }
                 return BinaryString.fromString(node.asText());
             case STRING:
@@ -96,7 +101,7 @@ final class JsonValues {
                 try {
                     return (int) (LocalTime.parse(node.asText()).toNanoOfDay() / 1_000_000L);
                 } catch (DateTimeException e) {
-                    throw new BadValueException("'" + clip(node.asText()) + "' is not a TIME like 12:30:00.250");
+                    throw new InvalidValueException("'" + clip(node.asText()) + "' is not a TIME like 12:30:00.250");
                 }
             case TIMESTAMP_WITHOUT_TIME_ZONE:
                 return timestampNtz(node, type);
@@ -109,7 +114,7 @@ final class JsonValues {
             case ROW:
                 return row(node, (RowType) type, textMode);
             default:
-                throw new BadValueException("the gateway cannot write columns of type " + type);
+                throw new InvalidValueException("the gateway cannot write columns of type " + type);
         }
     }
 
@@ -120,7 +125,7 @@ final class JsonValues {
                 if (text.equals("true") || text.equals("false")) {
                     return Json.MAPPER.getNodeFactory().booleanNode(Boolean.parseBoolean(text));
                 }
-                throw new BadValueException("'" + clip(text) + "' is not a BOOLEAN (true or false)");
+                throw new InvalidValueException("'" + clip(text) + "' is not a BOOLEAN (true or false)");
             case TINYINT:
             case SMALLINT:
             case INTEGER:
@@ -128,14 +133,14 @@ final class JsonValues {
                 try {
                     return Json.MAPPER.getNodeFactory().numberNode(new BigInteger(text));
                 } catch (NumberFormatException e) {
-                    throw new BadValueException("'" + clip(text) + "' is not a whole number for " + type);
+                    throw new InvalidValueException("'" + clip(text) + "' is not a whole number for " + type);
                 }
             case FLOAT:
             case DOUBLE:
                 try {
                     return Json.MAPPER.getNodeFactory().numberNode(Double.parseDouble(text));
                 } catch (NumberFormatException e) {
-                    throw new BadValueException("'" + clip(text) + "' is not a number for " + type);
+                    throw new InvalidValueException("'" + clip(text) + "' is not a number for " + type);
                 }
             default:
                 return TextNode.valueOf(text);
@@ -147,7 +152,7 @@ final class JsonValues {
             throw mismatch(node, type);
         }
         if (!node.canConvertToLong() || node.asLong() < min || node.asLong() > max) {
-            throw new BadValueException(node + " is out of range for " + type + " [" + min + ", " + max + "]");
+            throw new InvalidValueException(node + " is out of range for " + type + " [" + min + ", " + max + "]");
         }
         return node.asLong();
     }
@@ -176,10 +181,14 @@ final class JsonValues {
         if (node.isNumber()) {
             value = node.decimalValue();
         } else if (node.isTextual()) {
+            if (node.asText().length() > MAX_NUMBER_TEXT) {
+                throw new InvalidValueException("a number of " + node.asText().length() + " characters does not fit "
+                        + type);
+            }
             try {
                 value = new BigDecimal(node.asText().trim());
             } catch (NumberFormatException e) {
-                throw new BadValueException("'" + clip(node.asText()) + "' is not a number for " + type);
+                throw new InvalidValueException("'" + clip(node.asText()) + "' is not a number for " + type);
             }
         } else {
             throw mismatch(node, type);
@@ -188,17 +197,7 @@ final class JsonValues {
     }
 
     static Decimal decimal(BigDecimal value, DecimalType type) {
-        BigDecimal scaled;
-        try {
-            scaled = value.setScale(type.getScale(), RoundingMode.UNNECESSARY);
-        } catch (ArithmeticException e) {
-            throw new BadValueException(value.toPlainString() + " has more than " + type.getScale()
-                    + " digits after the point, which " + type + " keeps");
-        }
-        if (scaled.precision() > type.getPrecision()) {
-            throw new BadValueException(value.toPlainString() + " does not fit " + type);
-        }
-        return Decimal.fromBigDecimal(scaled, type.getPrecision(), type.getScale());
+        return FlussValueSink.decimal(value, type);
     }
 
     private static byte[] binary(JsonNode node, DataType type) {
@@ -207,17 +206,9 @@ final class JsonValues {
         try {
             bytes = Base64.getDecoder().decode(node.asText());
         } catch (IllegalArgumentException e) {
-            throw new BadValueException("'" + clip(node.asText()) + "' is not base64, which " + type + " values must be");
+            throw new InvalidValueException("'" + clip(node.asText()) + "' is not base64, which " + type + " values must be");
         }
-        return checkBinaryLength(bytes, type);
-    }
-
-    static byte[] checkBinaryLength(byte[] bytes, DataType type) {
-        if (type instanceof BinaryType binary && bytes.length != binary.getLength()) {
-            throw new BadValueException(bytes.length + " bytes do not fit " + type + ", which holds exactly "
-                    + binary.getLength());
-        }
-        return bytes;
+        return FlussValueSink.binary(bytes, type);
     }
 
     private static int date(JsonNode node, DataType type) {
@@ -228,7 +219,7 @@ final class JsonValues {
         try {
             return (int) LocalDate.parse(node.asText()).toEpochDay();
         } catch (DateTimeException e) {
-            throw new BadValueException("'" + clip(node.asText()) + "' is not a DATE like 2024-06-01");
+            throw new InvalidValueException("'" + clip(node.asText()) + "' is not a DATE like 2024-06-01");
         }
     }
 
@@ -240,7 +231,7 @@ final class JsonValues {
         try {
             return TimestampNtz.fromLocalDateTime(LocalDateTime.parse(node.asText().replace(' ', 'T')));
         } catch (DateTimeException e) {
-            throw new BadValueException("'" + clip(node.asText()) + "' is not a " + type
+            throw new InvalidValueException("'" + clip(node.asText()) + "' is not a " + type
                     + " like 2024-06-01T12:30:00.250 (or epoch milliseconds)");
         }
     }
@@ -257,7 +248,7 @@ final class JsonValues {
             try {
                 return TimestampLtz.fromInstant(OffsetDateTime.parse(text).toInstant());
             } catch (DateTimeException again) {
-                throw new BadValueException("'" + clip(node.asText()) + "' is not a " + type
+                throw new InvalidValueException("'" + clip(node.asText()) + "' is not a " + type
                         + " like 2024-06-01T12:30:00Z (an instant with Z or an offset, or epoch milliseconds)");
             }
         }
@@ -285,7 +276,7 @@ final class JsonValues {
             int i = 0;
             for (JsonNode entry : node) {
                 if (!entry.isObject() || !entry.has("key")) {
-                    throw new BadValueException("map entry [" + i + "] must be an object with \"key\" and \"value\"");
+                    throw new InvalidValueException("map entry [" + i + "] must be an object with \"key\" and \"value\"");
                 }
                 Object key = nested(entry.get("key"), type.getKeyType(), "[" + i + "].key", textMode);
                 entries.put(key, nested(entry.get("value"), type.getValueType(), "[" + i + "].value", textMode));
@@ -302,7 +293,7 @@ final class JsonValues {
         List<String> names = new ArrayList<>(type.getFieldNames());
         node.fieldNames().forEachRemaining(name -> {
             if (!names.contains(name)) {
-                throw new BadValueException("unknown field '" + name + "'; fields: " + names);
+                throw new InvalidValueException("unknown field '" + name + "'; fields: " + names);
             }
         });
         GenericRow row = new GenericRow(type.getFieldCount());
@@ -317,11 +308,11 @@ final class JsonValues {
         try {
             Object value = toFluss(node, type, textMode);
             if (value == null && !type.isNullable()) {
-                throw new BadValueException("null where " + type + " is required");
+                throw new InvalidValueException("null where " + type + " is required");
             }
             return value;
-        } catch (BadValueException e) {
-            throw new BadValueException("at " + path + ": " + e.getMessage());
+        } catch (InvalidValueException e) {
+            throw new InvalidValueException("at " + path + ": " + e.getMessage());
         }
     }
 
@@ -331,8 +322,29 @@ final class JsonValues {
         }
     }
 
-    private static BadValueException mismatch(JsonNode node, DataType type) {
-        return new BadValueException("expected " + type + ", got " + Json.describe(node));
+    private static InvalidValueException mismatch(JsonNode node, DataType type) {
+        return new InvalidValueException("expected " + type + " (" + expectation(type) + "), got "
+                + Json.describe(node));
+    }
+
+    /** What a JSON value of {@code type} looks like, in words. */
+    private static String expectation(DataType type) {
+        return switch (type.getTypeRoot()) {
+            case BOOLEAN -> "true or false";
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> "a whole number";
+            case FLOAT, DOUBLE -> "a number, or \"NaN\", \"Infinity\", \"-Infinity\"";
+            case DECIMAL -> "a number";
+            case CHAR, STRING -> "a string";
+            case BINARY, BYTES -> "a base64 string";
+            case DATE -> "a date like \"2024-06-01\"";
+            case TIME_WITHOUT_TIME_ZONE -> "a time like \"12:30:00.250\"";
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> "a timestamp like \"2024-06-01T12:30:00\"";
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "an instant like \"2024-06-01T12:30:00Z\"";
+            case ARRAY -> "an array";
+            case MAP -> "an object";
+            case ROW -> "an object with the row's fields";
+            default -> "a value of that type";
+        };
     }
 
     private static String clip(String text) {

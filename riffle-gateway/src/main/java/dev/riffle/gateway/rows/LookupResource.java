@@ -8,13 +8,13 @@ import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.http.Render;
-import dev.riffle.gateway.http.RowsJson;
 import io.javalin.http.Context;
 import io.javalin.openapi.HttpMethod;
 import io.javalin.openapi.OpenApi;
@@ -30,6 +30,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.lookup.LookupResult;
 import org.apache.fluss.client.lookup.Lookuper;
@@ -44,11 +45,11 @@ import org.apache.fluss.row.InternalRow;
  * as one burst of pipelined lookups, not one round trip per key.
  */
 public final class LookupResource {
-    private final Backend backend;
-    private final TableHandles handles = new TableHandles();
+    private final Executor responses;
 
-    public LookupResource(Backend backend) {
-        this.backend = requireNonNull(backend, "backend is null");
+    /** @param responses the server's threads, which answer requests whose lookup completed */
+    public LookupResource(Executor responses) {
+        this.responses = requireNonNull(responses, "responses is null");
     }
 
     @OpenApi(path = Paths.ROW, methods = HttpMethod.GET, tags = "Lookups", operationId = "getRow",
@@ -63,9 +64,18 @@ public final class LookupResource {
                 @OpenApiResponse(status = "404", description = "No such table, or no row with that key")})
     public void getRow(Context ctx) {
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        PendingRow pending = lookUp(Backend.tablePath(ctx), ctx.pathParam("key"), ctx.queryParamMap());
-        ctx.future(() -> pending.found().thenAcceptAsync(row -> answerRow(ctx, format, pending.table(), row),
-                backend.responses()));
+        // The answer comes on another thread: the request's context goes with it, and is closed when it is written.
+        RequestContext request = Requests.take(ctx);
+        PendingRow pending;
+        try {
+            pending = lookUp(request, Requests.tablePath(ctx), ctx.pathParam("key"), ctx.queryParamMap());
+        } catch (RuntimeException e) {
+            request.close();
+            throw e;
+        }
+        ctx.future(() -> pending.found()
+                .thenAcceptAsync(row -> answerRow(ctx, request, format, pending.table(), row), responses)
+                .whenComplete((done, failure) -> request.close()));
     }
 
     /** A point lookup under way: its table, and the row it finds (or a row_not_found failure). */
@@ -77,8 +87,8 @@ public final class LookupResource {
      * lookup itself completes without holding the calling thread, so that a server thread is not
      * parked per lookup (and woken again): that cost more than the rest of the request.
      */
-    PendingRow lookUp(TablePath path, String first, Map<String, List<String>> others) {
-        TableInfo table = handles.info(backend, path);
+    PendingRow lookUp(RequestContext request, TablePath path, String first, Map<String, List<String>> others) {
+        TableInfo table = request.session().handles().info(path);
         RowShape shape = RowShape.lookupKey(table);
         ObjectNode key = Json.MAPPER.createObjectNode();
         String firstColumn = table.getPrimaryKeys().get(0);
@@ -91,8 +101,9 @@ public final class LookupResource {
             key.set(param.getKey(), TextNode.valueOf(param.getValue().get(0)));
         }
         GenericRow keyRow = shape.fromJson(key, -1, true);
-        CompletableFuture<LookupResult> result = handles.lookuper(backend, table, List.of()).lookup(keyRow);
-        return new PendingRow(table, backend.within(result, "The lookup in " + table.getTablePath())
+        CompletableFuture<LookupResult> result = request.session().handles().withLookuper(table, List.of(),
+                lookuper -> lookuper.lookup(keyRow));
+        return new PendingRow(table, request.within(result, "The lookup in " + table.getTablePath())
                 .thenApply(found -> {
                     InternalRow row = found.getSingletonRow();
                     if (row == null) {
@@ -103,13 +114,12 @@ public final class LookupResource {
                 }));
     }
 
-    private void answerRow(Context ctx, MediaTypes.Format format, TableInfo table, InternalRow row) {
+    private void answerRow(Context ctx, RequestContext request, MediaTypes.Format format, TableInfo table,
+            InternalRow row) {
         GatewayMetrics.rows(ctx, "read", 1);
         try {
             if (format == MediaTypes.Format.ARROW) {
-                try (VectorSchemaRoot rows = toArrow(List.of(row), table.getRowType())) {
-                    Render.rows(ctx, format, rows, json -> { });
-                }
+                Render.rows(ctx, format, List.of(row), table.getRowType(), request.allocator(), json -> { });
             } else {
                 ctx.status(200).contentType(MediaTypes.JSON).result(rowJson(table, row));
             }
@@ -122,7 +132,7 @@ public final class LookupResource {
     static byte[] rowJson(TableInfo table, InternalRow row) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
         try (JsonGenerator json = Json.MAPPER.createGenerator(bytes)) {
-            RowsJson.writeRow(json, row, table.getRowType());
+            Render.writeRow(json, row, table.getRowType());
         }
         return bytes.toByteArray();
     }
@@ -142,10 +152,11 @@ public final class LookupResource {
     public void lookupRows(Context ctx) throws IOException {
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        TableInfo table = handles.info(backend, ctx);
-        List<GenericRow> keys = WriteResource.keyRows(Bodies.json(ctx, backend.limits().maxBodyBytes()),
-                RowShape.lookupKey(table), backend.limits().maxKeys());
-        List<List<InternalRow>> results = lookup(table, keys, List.of());
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = request.session().handles().info(Requests.tablePath(ctx));
+        List<GenericRow> keys = WriteResource.keyRows(Bodies.json(ctx, request.limits().maxBodyBytes()),
+                RowShape.lookupKey(table), request.limits().maxKeys());
+        List<List<InternalRow>> results = lookup(request, table, keys, List.of());
         List<InternalRow> found = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();
         for (int i = 0; i < results.size(); i++) {
@@ -154,7 +165,7 @@ public final class LookupResource {
             }
             found.addAll(results.get(i));
         }
-        render(ctx, format, table, found, json -> {
+        render(ctx, request, format, table, found, json -> {
             json.writeArrayFieldStart("missing");
             for (int index : missing) {
                 json.writeNumber(index);
@@ -177,15 +188,16 @@ public final class LookupResource {
     public void prefixLookup(Context ctx) throws IOException {
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        TableInfo table = handles.info(backend, ctx);
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = request.session().handles().info(Requests.tablePath(ctx));
         RowShape.requirePrimaryKey(table, "Prefix lookups");
-        JsonNode body = Json.requireObject(Bodies.json(ctx, backend.limits().maxBodyBytes()), "The request body");
+        JsonNode body = Json.requireObject(Bodies.json(ctx, request.limits().maxBodyBytes()), "The request body");
         List<String> columns = prefixColumns(table, body.get("keys"));
         List<GenericRow> keys = WriteResource.keyRows(body, RowShape.prefixKey(table, columns),
-                backend.limits().maxKeys());
+                request.limits().maxKeys());
         List<InternalRow> found = new ArrayList<>();
-        lookup(table, keys, columns).forEach(found::addAll);
-        render(ctx, format, table, found, json -> { });
+        lookup(request, table, keys, columns).forEach(found::addAll);
+        render(ctx, request, format, table, found, json -> { });
     }
 
     /** The columns the first key names, in primary-key order. */
@@ -208,18 +220,30 @@ public final class LookupResource {
                         + "of " + table.getTablePath() + "; a prefix lookup takes columns of " + table.getPrimaryKeys());
             }
         }
+        // Fluss looks up by prefix within one bucket: the key must be exactly the bucket key (plus partition keys).
+        List<String> withoutPartitionKeys = new ArrayList<>(ordered);
+        withoutPartitionKeys.removeAll(table.getPartitionKeys());
+        if (!withoutPartitionKeys.equals(table.getBucketKeys())) {
+            String partitions = table.isPartitioned() ? " (and the partition keys " + table.getPartitionKeys() + ")" : "";
+            throw ApiException.badRequest("invalid_key", "A prefix lookup on " + table.getTablePath() + " names the "
+                    + "bucket key " + table.getBucketKeys() + partitions + ", got " + ordered);
+        }
         return ordered;
     }
 
     /** The rows found for each key, in key order. */
-    private List<List<InternalRow>> lookup(TableInfo table, List<GenericRow> keys, List<String> prefixColumns) {
-        List<CompletableFuture<LookupResult>> pending = new ArrayList<>(keys.size());
-        // This thread's own lookuper (a Lookuper reuses its key encoder: not thread-safe), over the shared handle.
-        Lookuper lookuper = handles.lookuper(backend, table, prefixColumns);
-        for (GenericRow key : keys) {
-            pending.add(lookuper.lookup(key));
-        }
-        backend.await(CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)),
+    private static List<List<InternalRow>> lookup(RequestContext request, TableInfo table, List<GenericRow> keys,
+            List<String> prefixColumns) {
+        // Every key is sent before any answer is awaited: one burst of pipelined lookups.
+        List<CompletableFuture<LookupResult>> pending = request.session().handles().withLookuper(table, prefixColumns,
+                lookuper -> {
+                    List<CompletableFuture<LookupResult>> sent = new ArrayList<>(keys.size());
+                    for (GenericRow key : keys) {
+                        sent.add(lookuper.lookup(key));
+                    }
+                    return sent;
+                });
+        request.await(CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)),
                 keys.size() + " lookups in " + table.getTablePath());
         List<List<InternalRow>> results = new ArrayList<>(keys.size());
         for (CompletableFuture<LookupResult> result : pending) {
@@ -229,21 +253,9 @@ public final class LookupResource {
         return results;
     }
 
-    private void render(Context ctx, MediaTypes.Format format, TableInfo table, List<InternalRow> found,
-            Render.JsonBody extra) throws IOException {
+    private static void render(Context ctx, RequestContext request, MediaTypes.Format format, TableInfo table,
+            List<InternalRow> found, Render.JsonBody extra) throws IOException {
         GatewayMetrics.rows(ctx, "read", found.size());
-        try (VectorSchemaRoot rows = toArrow(found, table.getRowType())) {
-            Render.rows(ctx, format, rows, extra);
-        }
-    }
-
-    /** The rows as one new batch with the table's Arrow schema, so lookups render exactly like scans. */
-    private VectorSchemaRoot toArrow(java.util.List<org.apache.fluss.row.InternalRow> rows,
-            org.apache.fluss.types.RowType rowType) {
-        try (dev.riffle.core.types.RowArrowWriter writer =
-                dev.riffle.core.types.RowArrowWriter.create(rowType, backend.allocator())) {
-            rows.forEach(writer::write);
-            return writer.finish();
-        }
+        Render.rows(ctx, format, found, table.getRowType(), request.allocator(), extra);
     }
 }

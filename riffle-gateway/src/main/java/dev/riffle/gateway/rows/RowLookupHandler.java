@@ -4,11 +4,12 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.http.Render;
+import dev.riffle.server.session.RequestContext;
+import dev.riffle.server.session.Sessions;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -42,22 +43,22 @@ public final class RowLookupHandler extends HandlerWrapper {
     private static final String ROUTE = Paths.ROW;
 
     private final LookupResource lookups;
-    private final Backend backend;
+    private final Sessions sessions;
     private final GatewayMetrics metrics;
 
     /** The path of a plain point lookup. */
     record RowAddress(TablePath table, String key) {}
 
-    public RowLookupHandler(LookupResource lookups, Backend backend, GatewayMetrics metrics) {
+    public RowLookupHandler(LookupResource lookups, Sessions sessions, GatewayMetrics metrics) {
         this.lookups = requireNonNull(lookups, "lookups is null");
-        this.backend = requireNonNull(backend, "backend is null");
+        this.sessions = requireNonNull(sessions, "sessions is null");
         this.metrics = requireNonNull(metrics, "metrics is null");
     }
 
     @Override
     public void handle(String target, Request base, HttpServletRequest request, HttpServletResponse response)
             throws IOException, ServletException {
-        Optional<RowAddress> address = backend.perPrincipal() ? Optional.empty() : plainLookup(request);
+        Optional<RowAddress> address = sessions.authenticates() ? Optional.empty() : plainLookup(request);
         if (address.isEmpty()) {
             super.handle(target, base, request, response);
             return;
@@ -67,9 +68,17 @@ public final class RowLookupHandler extends HandlerWrapper {
         AsyncContext async = request.startAsync();
         async.setTimeout(0); // the lookup has the request timeout of its own (Backend.within)
         LookupResource.PendingRow pending;
+        RequestContext context;
         try {
-            pending = lookups.lookUp(address.get().table(), address.get().key(), Map.of());
+            context = sessions.open(Optional.empty(), ROUTE);
         } catch (RuntimeException e) {
+            answer(base, failure(e), started, async);
+            return;
+        }
+        try {
+            pending = lookups.lookUp(context, address.get().table(), address.get().key(), Map.of());
+        } catch (RuntimeException e) {
+            context.close();
             answer(base, failure(e), started, async);
             return;
         }
@@ -77,6 +86,7 @@ public final class RowLookupHandler extends HandlerWrapper {
         // thread): the row is rendered there and handed to Jetty without blocking, so a client
         // that reads slowly holds up no one else, and no server thread is woken per lookup.
         pending.found().whenComplete((row, failure) -> {
+            context.close();
             Answer answer;
             try {
                 answer = failure == null

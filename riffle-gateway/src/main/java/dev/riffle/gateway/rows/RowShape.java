@@ -3,6 +3,9 @@ package dev.riffle.gateway.rows;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.core.exception.InvalidValueException;
+import dev.riffle.core.values.ArrowValueReader;
+import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Json;
 import java.util.ArrayList;
@@ -136,7 +139,7 @@ final class RowShape {
             }
             try {
                 row.setField(i, JsonValues.toFluss(value, typeOf(column), textMode));
-            } catch (BadValueException e) {
+            } catch (InvalidValueException e) {
                 throw invalid(index, column, e.getMessage());
             }
         }
@@ -151,11 +154,10 @@ final class RowShape {
             if (!seen.add(field.getName())) {
                 throw ApiException.badRequest("invalid_request", "The Arrow schema has column '" + field.getName() + "' twice");
             }
-            try {
-                ArrowValues.checkFits(field, typeOf(field.getName()));
-            } catch (BadValueException e) {
-                throw ApiException.badRequest("invalid_request", "Column '" + field.getName() + "': " + e.getMessage());
-            }
+            ArrowInput.checkFits(field, typeOf(field.getName()))
+                    .ifPresent(problem -> {
+                        throw ApiException.badRequest("invalid_request", "Column '" + field.getName() + "': " + problem);
+                    });
         }
         for (String column : required) {
             if (!seen.contains(column)) {
@@ -168,23 +170,29 @@ final class RowShape {
     /** Every row of an Arrow batch as Fluss rows; {@code firstIndex} is the first row's index in the request. */
     List<GenericRow> fromArrow(VectorSchemaRoot batch, int firstIndex) {
         List<GenericRow> rows = new ArrayList<>(batch.getRowCount());
-        int[] positions = new int[batch.getFieldVectors().size()];
+        List<FieldVector> vectors = batch.getFieldVectors();
+        int[] positions = new int[vectors.size()];
+        ArrowValueReader[] readers = new ArrowValueReader[vectors.size()];
+        FlussValueSink[] sinks = new FlussValueSink[vectors.size()];
         for (int v = 0; v < positions.length; v++) {
-            positions[v] = output.indexOf(batch.getFieldVectors().get(v).getName());
+            String column = vectors.get(v).getName();
+            positions[v] = output.indexOf(column);
+            readers[v] = ArrowValueReader.of(vectors.get(v));
+            sinks[v] = new FlussValueSink(typeOf(column));
         }
         for (int r = 0; r < batch.getRowCount(); r++) {
             GenericRow row = new GenericRow(output.size());
             for (int v = 0; v < positions.length; v++) {
-                FieldVector vector = batch.getFieldVectors().get(v);
-                String column = vector.getName();
+                String column = readers[v].name();
                 try {
-                    Object value = ArrowValues.toFluss(vector, r, typeOf(column));
+                    readers[v].read(r, sinks[v]);
+                    Object value = sinks[v].take();
                     if (value == null && required.contains(column)) {
                         throw invalid(firstIndex + r, column, "null, but " + purpose + " needs it"
                                 + why(column));
                     }
                     row.setField(positions[v], value);
-                } catch (BadValueException e) {
+                } catch (InvalidValueException e) {
                     throw invalid(firstIndex + r, column, e.getMessage());
                 }
             }

@@ -1,13 +1,12 @@
 package dev.riffle.gateway.rows;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
@@ -44,12 +43,6 @@ import org.apache.fluss.row.GenericRow;
  * to Fluss, and answered once Fluss has acknowledged every row.
  */
 public final class WriteResource {
-    private final Backend backend;
-    private final TableHandles handles = new TableHandles();
-
-    public WriteResource(Backend backend) {
-        this.backend = requireNonNull(backend, "backend is null");
-    }
 
     @OpenApi(path = Paths.ROWS, methods = HttpMethod.POST, tags = "Rows", operationId = "writeRows",
             summary = "Append rows (log table) or upsert them (primary-key table)",
@@ -72,15 +65,16 @@ public final class WriteResource {
     public void writeRows(Context ctx) throws IOException {
         String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, MediaTypes.NDJSON,
                 MediaTypes.ARROW_STREAM));
-        TableInfo table = backend.tableInfo(ctx);
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = request.tableInfo(Requests.tablePath(ctx));
         Optional<List<String>> columns = columnsParam(ctx);
         RowShape shape = columns.map(c -> RowShape.partialUpdate(table, c)).orElseGet(() -> RowShape.write(table));
         List<GenericRow> rows = switch (type) {
-            case MediaTypes.NDJSON -> ndjsonRows(ctx, shape);
-            case MediaTypes.ARROW_STREAM -> arrowRows(ctx, shape);
-            default -> jsonRows(ctx, shape);
+            case MediaTypes.NDJSON -> ndjsonRows(ctx, request, shape);
+            case MediaTypes.ARROW_STREAM -> arrowRows(ctx, request, shape);
+            default -> jsonRows(ctx, request, shape);
         };
-        write(table, rows, columns, false);
+        write(request, table, rows, columns, false);
         GatewayMetrics.rows(ctx, "written", rows.size());
         Render.json(ctx, 200, Map.of("written", rows.size()));
     }
@@ -97,11 +91,12 @@ public final class WriteResource {
                 @OpenApiResponse(status = "404", description = "No such table")})
     public void deleteRows(Context ctx) {
         MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
-        TableInfo table = backend.tableInfo(ctx);
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = request.tableInfo(Requests.tablePath(ctx));
         RowShape shape = RowShape.deleteKey(table);
-        List<GenericRow> keys = keyRows(Bodies.json(ctx, backend.limits().maxBodyBytes()), shape,
-                backend.limits().maxKeys());
-        write(table, keys, Optional.empty(), true);
+        List<GenericRow> keys = keyRows(Bodies.json(ctx, request.limits().maxBodyBytes()), shape,
+                request.limits().maxKeys());
+        write(request, table, keys, Optional.empty(), true);
         GatewayMetrics.rows(ctx, "written", keys.size());
         Render.json(ctx, 200, Map.of("deleted", keys.size()));
     }
@@ -138,8 +133,8 @@ public final class WriteResource {
         return Optional.of(names);
     }
 
-    private List<GenericRow> jsonRows(Context ctx, RowShape shape) {
-        JsonNode body = Bodies.json(ctx, backend.limits().maxBodyBytes());
+    private static List<GenericRow> jsonRows(Context ctx, RequestContext request, RowShape shape) {
+        JsonNode body = Bodies.json(ctx, request.limits().maxBodyBytes());
         if (!body.isArray()) {
             throw ApiException.badRequest("invalid_request", "A JSON body must be an array of row objects, got "
                     + Json.describe(body) + " (send one object per line as " + MediaTypes.NDJSON + ")");
@@ -151,9 +146,9 @@ public final class WriteResource {
         return rows;
     }
 
-    private List<GenericRow> ndjsonRows(Context ctx, RowShape shape) {
+    private static List<GenericRow> ndjsonRows(Context ctx, RequestContext request, RowShape shape) {
         List<GenericRow> rows = new ArrayList<>();
-        try (InputStream in = Bodies.open(ctx, backend.limits().maxBodyBytes());
+        try (InputStream in = Bodies.open(ctx, request.limits().maxBodyBytes());
                 MappingIterator<JsonNode> lines = Json.MAPPER.readerFor(JsonNode.class).readValues(in)) {
             while (lines.hasNextValue()) {
                 rows.add(shape.fromJson(lines.nextValue(), rows.size(), false));
@@ -166,11 +161,11 @@ public final class WriteResource {
         return rows;
     }
 
-    private List<GenericRow> arrowRows(Context ctx, RowShape shape) {
+    private static List<GenericRow> arrowRows(Context ctx, RequestContext request, RowShape shape) {
         List<GenericRow> rows = new ArrayList<>();
-        long limit = backend.limits().maxBodyBytes();
+        long limit = request.limits().maxBodyBytes();
         try (InputStream in = Bodies.open(ctx, limit);
-                BufferAllocator allocator = backend.allocator().newChildAllocator("ingest", 0, 4 * limit);
+                BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
                 ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
             try {
                 shape.checkArrowSchema(reader.getVectorSchemaRoot().getSchema().getFields());
@@ -194,7 +189,8 @@ public final class WriteResource {
         return rows;
     }
 
-    private void write(TableInfo table, List<GenericRow> rows, Optional<List<String>> columns, boolean delete) {
+    private static void write(RequestContext request, TableInfo table, List<GenericRow> rows,
+            Optional<List<String>> columns, boolean delete) {
         if (rows.isEmpty()) {
             return;
         }
@@ -203,7 +199,7 @@ public final class WriteResource {
         // connection sends a batch within client.writer.batch-timeout (5 ms unless set), and rows of
         // concurrent requests share batches meanwhile; a request waits for its own rows only.
         // The table's handle is kept (by table id) across requests: opening one is a metadata round trip.
-        Table fluss = handles.get(backend, table);
+        Table fluss = request.session().handles().table(table);
         if (table.hasPrimaryKey()) {
             Upsert upsert = fluss.newUpsert();
             if (columns.isPresent()) {
@@ -219,7 +215,7 @@ public final class WriteResource {
                 acks.add(writer.append(row));
             }
         }
-        backend.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
+        request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
                 (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
     }
 }

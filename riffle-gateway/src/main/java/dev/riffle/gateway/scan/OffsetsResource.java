@@ -1,10 +1,10 @@
 package dev.riffle.gateway.scan;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.riffle.core.read.BucketRef;
 import dev.riffle.gateway.Paths;
-import dev.riffle.gateway.http.Backend;
+import dev.riffle.gateway.http.PathNames;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.Render;
 import io.javalin.http.Context;
@@ -29,12 +29,6 @@ import org.apache.fluss.metadata.TableInfo;
 
 /** Each bucket's earliest and latest log offset, and the offset the lake has tiered up to. */
 public final class OffsetsResource {
-    private final Backend backend;
-
-    public OffsetsResource(Backend backend) {
-        this.backend = requireNonNull(backend, "backend is null");
-    }
-
     @OpenApi(path = Paths.OFFSETS, methods = HttpMethod.GET, tags = "Tables", operationId = "getOffsets",
             summary = "Earliest, latest and lake-tiered offset of every bucket",
             description = "Each bucket's \"key\" is how scans name it in from/until/next offsets. \"lake\" is the log "
@@ -44,24 +38,25 @@ public final class OffsetsResource {
                 @OpenApiResponse(status = "200", description = "{\"table\", \"lake_snapshot_id\", \"buckets\": [...]}"),
                 @OpenApiResponse(status = "404", description = "No such table")})
     public void get(Context ctx) {
-        TableInfo table = backend.tableInfo(ctx);
-        Optional<LakeSnapshot> lake = lakeSnapshot(table);
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = request.tableInfo(Requests.tablePath(ctx));
+        Optional<LakeSnapshot> lake = lakeSnapshot(request, table);
         List<Map<String, Object>> buckets = new ArrayList<>();
         List<Integer> ids = IntStream.range(0, table.getNumBuckets()).boxed().toList();
         if (table.isPartitioned()) {
-            List<PartitionInfo> partitions = backend.await(backend.admin().listPartitionInfos(table.getTablePath()),
+            List<PartitionInfo> partitions = request.await(request.admin().listPartitionInfos(table.getTablePath()),
                     "Listing partitions of " + table.getTablePath());
             partitions.sort(Comparator.comparing(PartitionInfo::getPartitionName));
             for (PartitionInfo partition : partitions) {
                 String name = partition.getPartitionName();
-                addBuckets(buckets, table, Optional.of(partition), lake,
-                        backend.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.EarliestSpec()),
-                        backend.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.LatestSpec()));
+                addBuckets(request, buckets, table, Optional.of(partition), lake,
+                        request.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.EarliestSpec()),
+                        request.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.LatestSpec()));
             }
         } else {
-            addBuckets(buckets, table, Optional.empty(), lake,
-                    backend.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.EarliestSpec()),
-                    backend.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.LatestSpec()));
+            addBuckets(request, buckets, table, Optional.empty(), lake,
+                    request.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.EarliestSpec()),
+                    request.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.LatestSpec()));
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("table", table.getTablePath().toString());
@@ -70,12 +65,12 @@ public final class OffsetsResource {
         Render.json(ctx, 200, result);
     }
 
-    private void addBuckets(List<Map<String, Object>> out, TableInfo table, Optional<PartitionInfo> partition,
+    private static void addBuckets(RequestContext request, List<Map<String, Object>> out, TableInfo table, Optional<PartitionInfo> partition,
             Optional<LakeSnapshot> lake, ListOffsetsResult earliest, ListOffsetsResult latest) {
         String what = "Listing offsets of " + table.getTablePath()
                 + partition.map(p -> " partition " + p.getPartitionName()).orElse("");
-        Map<Integer, Long> first = backend.await(earliest.all(), what);
-        Map<Integer, Long> last = backend.await(latest.all(), what);
+        Map<Integer, Long> first = request.await(earliest.all(), what);
+        Map<Integer, Long> last = request.await(latest.all(), what);
         for (int bucket = 0; bucket < table.getNumBuckets(); bucket++) {
             Long partitionId = partition.map(PartitionInfo::getPartitionId).orElse(null);
             TableBucket id = new TableBucket(table.getTableId(), partitionId, bucket);
@@ -92,9 +87,9 @@ public final class OffsetsResource {
     }
 
     /** The latest lake snapshot, if the table has been tiered at all. */
-    private Optional<LakeSnapshot> lakeSnapshot(TableInfo table) {
+    private static Optional<LakeSnapshot> lakeSnapshot(RequestContext request, TableInfo table) {
         try {
-            return Optional.of(backend.await(backend.admin().getLatestLakeSnapshot(table.getTablePath()),
+            return Optional.of(request.await(request.admin().getLatestLakeSnapshot(table.getTablePath()),
                     "Looking up the lake snapshot of " + table.getTablePath()));
         } catch (RuntimeException e) {
             if (ErrorMapper.unwrap(e) instanceof LakeTableSnapshotNotExistException) {

@@ -1,21 +1,19 @@
 package dev.riffle.gateway.scan;
 
-import static java.util.Objects.requireNonNull;
-
 import com.fasterxml.jackson.core.JsonGenerator;
-import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.ReadBuilder;
-import dev.riffle.core.scan.ArrowLogScanner;
-import dev.riffle.core.scan.LogBatch;
+import dev.riffle.core.reader.ReadBatch;
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.http.Render;
-import dev.riffle.gateway.http.RowsJson;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import io.javalin.http.Context;
 import io.javalin.openapi.HttpMethod;
 import io.javalin.openapi.OpenApi;
@@ -25,46 +23,33 @@ import io.javalin.openapi.OpenApiRequestBody;
 import io.javalin.openapi.OpenApiResponse;
 import java.io.IOException;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.HashMap;
-import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
-import java.util.Optional;
-import java.util.OptionalLong;
-import java.util.Set;
-import java.util.function.IntPredicate;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.arrow.vector.util.TransferPair;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableInfo;
 
 /**
- * Bounded scans of a table's log (or a primary-key table's changelog), a page at a time, through
- * riffle-core's bounded reader. Rows stream out as they are read; each answer ends with the
- * per-bucket {@code next} offsets to continue from, so paging keeps no state on the server.
+ * Bounded scans, through Riffle's read façade: a page of a table's log (or changelog), or a
+ * datalake-enabled table's current rows (lake snapshot + log tail) or lake snapshot. Rows stream
+ * out as they are read. A log page ends with the per-bucket {@code next} offsets to continue from,
+ * so paging keeps no state on the server; a union or lake answer is one complete bounded result
+ * ({@code limit} caps it, and {@code truncated} says whether it did) whose {@code next} offsets are
+ * where its log part stopped: a {@code "source": "log"} scan from there returns exactly the changes
+ * after it.
  */
 public final class ScanResource {
     static final String NEXT_HEADER = "Riffle-Next-Offsets";
     static final String UNTIL_HEADER = "Riffle-Until-Offsets";
     static final String DONE_HEADER = "Riffle-Scan-Done";
-    private static final Set<String> CHANGELOG_COLUMNS = Set.of(ArrowLogScanner.CHANGE_TYPE_COLUMN,
-            ArrowLogScanner.LOG_OFFSET_COLUMN, ArrowLogScanner.COMMIT_TIMESTAMP_COLUMN);
-
-    private final Backend backend;
-    private final UnionScan union;
-
-    public ScanResource(Backend backend) {
-        this.backend = requireNonNull(backend, "backend is null");
-        this.union = new UnionScan(backend);
-    }
+    static final String SOURCE_HEADER = "Riffle-Scan-Source";
+    static final String SNAPSHOT_HEADER = "Riffle-Lake-Snapshot-Id";
+    static final String TRUNCATED_HEADER = "Riffle-Scan-Truncated";
+    static final String LAKE_FILES_HEADER = "Riffle-Lake-Files-Read";
 
     @OpenApi(path = Paths.SCAN, methods = HttpMethod.POST, tags = "Scans", operationId = "scan",
-            summary = "Read a bounded range of a table's log, a page at a time",
+            summary = "Read a bounded range of a table's log, a page at a time, or a datalake table's rows",
             description = "Body: {\"columns\": [..], \"from\": \"earliest\" | {\"timestamp\": ms} | {\"offsets\": {\"0\": 120}}, "
                     + "\"until\": \"latest\" | {\"timestamp\": ms} | {\"offsets\": {..}}, \"filter\": {\"column\": \"x\", "
                     + "\"op\": \"=\", \"value\": 1}, \"limit\": 1000, \"changelog\": false, \"partitions\": [..], "
@@ -73,7 +58,8 @@ public final class ScanResource {
                     + "Riffle-Next-Offsets, Riffle-Until-Offsets and Riffle-Scan-Done. Primary-key tables are read as "
                     + "their changelog (changelog: true). \"source\": \"union\" | \"log\" | \"lake\": datalake-enabled "
                     + "tables default to the union read (lake snapshot + log tail), answered whole (done: true, "
-                    + "truncated when the limit cut it) with next = the log offsets it ended at.",
+                    + "truncated when the limit cut it) with next = the log offsets it ended at; the filter is pushed "
+                    + "into the lake, and Riffle-Lake-Files-Read says how many lake files the answer read.",
             pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
             requestBody = @OpenApiRequestBody(content = @OpenApiContent(mimeType = MediaTypes.JSON, type = "object")),
             responses = {
@@ -82,32 +68,25 @@ public final class ScanResource {
                 @OpenApiResponse(status = "404", description = "No such table"),
                 @OpenApiResponse(status = "504", description = "The read did not finish in time")})
     public void scan(Context ctx) throws IOException {
-        MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
+        MediaTypes.requireContentType(ctx, java.util.Set.of(MediaTypes.JSON));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        TableInfo table = backend.tableInfo(ctx);
-        ScanRequest request = ScanRequest.parse(Bodies.jsonOrEmpty(ctx, backend.limits().maxBodyBytes()));
-        ScanSource source = source(table, request);
-        if (source != ScanSource.LOG) {
-            union.scan(ctx, table, request, source, format);
-            return;
-        }
-        if (table.hasPrimaryKey() && !request.changelog()) {
+        RequestContext request = Requests.of(ctx);
+        TableInfo table = request.tableInfo(Requests.tablePath(ctx));
+        ScanRequest body = ScanRequest.parse(Bodies.json(ctx, request.limits().maxBodyBytes()));
+        ScanSource source = source(table, body);
+        if (source == ScanSource.LOG && table.hasPrimaryKey() && !body.changelog()) {
             throw ApiException.badRequest("changelog_required", "Table " + table.getTablePath() + " has a primary key "
                     + table.getPrimaryKeys() + ": its log is a changelog, so scan it with \"changelog\": true, or read "
                     + "rows by key with /rows/{key}, /lookup or /prefix-lookup");
         }
-        try (BufferAllocator allocator = backend.allocator().newChildAllocator("scan " + table.getTablePath(), 0,
-                        Long.MAX_VALUE);
-                BoundedLogReader reader = builder(table, request, allocator).createReader()) {
-            Schema schema = reader.schema();
-            Optional<RowFilter> filter = request.filter().map(f -> RowFilter.parse(f, schema));
-            Schema output = outputSchema(schema, request);
-            PageCursor cursor = new PageCursor(reader.startOffsets(), reader.stopOffsets(),
-                    partitionNames(backend, table));
+        try (TableReader reader = read(request, table, body, source).createReader()) {
+            Answer answer = new Answer(source, reader, new PageCursor(reader.logStartOffsets(),
+                    reader.logStopOffsets(), partitionNames(request, table)));
             long rows = format == MediaTypes.Format.JSON
-                    ? jsonPage(ctx, reader, filter, request.limit(), output, cursor)
-                    : arrowPage(ctx, reader, filter, request.limit(), output, cursor, allocator);
+                    ? json(ctx, answer, body.limit().isPresent())
+                    : arrow(ctx, answer, body.limit().isPresent());
             GatewayMetrics.rows(ctx, "read", rows);
+            GatewayMetrics.lakeFiles(ctx, reader.progress().lakeFiles());
         }
     }
 
@@ -135,65 +114,44 @@ public final class ScanResource {
         return source;
     }
 
-    private ReadBuilder builder(TableInfo table, ScanRequest request, BufferAllocator allocator) {
-        ReadBuilder read = new ReadBuilder(backend.connection(), table, allocator)
-                .from(request.from())
-                .until(request.until())
-                .timeout(backend.limits().scanTimeout());
-        if (request.changelog()) {
-            read = read.changelog();
-        }
-        if (request.columns().isPresent()) {
-            List<String> names = table.getRowType().getFieldNames();
-            Set<String> columns = new LinkedHashSet<>();
-            for (String column : request.columns().get()) {
-                if (!names.contains(column) && !(request.changelog() && CHANGELOG_COLUMNS.contains(column))) {
-                    throw ApiException.badRequest("column_not_found", "Column '" + column + "' does not exist; columns of "
-                            + table.getTablePath() + ": " + names);
+    /** The request as a read of the façade. */
+    private static ReadBuilder read(RequestContext request, TableInfo table, ScanRequest body, ScanSource source) {
+        RiffleTable riffleTable = request.riffle().table(table);
+        ReadBuilder read = riffleTable.read().timeout(request.limits().scanTimeout());
+        boolean changelog = source == ScanSource.LOG && body.changelog();
+        read = switch (source) {
+            case UNION -> read;
+            case LAKE -> read.lake();
+            case LOG -> {
+                ReadBuilder log = (changelog ? read.changelog() : read.log()).from(body.from()).until(body.until());
+                if (!body.partitions().isEmpty()) {
+                    log = log.partitions(body.partitions().toArray(String[]::new));
                 }
-                if (names.contains(column)) {
-                    columns.add(column);
+                if (!body.buckets().isEmpty()) {
+                    log = log.buckets(body.buckets().stream().mapToInt(Integer::intValue).toArray());
                 }
+                yield log;
             }
-            // Filter columns are read too, even when they are not returned.
-            request.filter().ifPresent(f -> RowFilter.columns(f).stream().filter(names::contains).forEach(columns::add));
-            if (columns.isEmpty()) {
+        };
+        if (body.columns().isPresent()) {
+            if (body.columns().get().isEmpty()) {
                 throw ApiException.badRequest("invalid_request", "\"columns\" names no column of " + table.getTablePath());
             }
-            read = read.columns(List.copyOf(columns));
+            read = read.columns(body.columns().get());
         }
-        if (!request.partitions().isEmpty()) {
-            read = read.partitions(request.partitions().toArray(String[]::new));
+        if (body.filter().isPresent()) {
+            read = read.filter(FilterJson.parse(body.filter().get(), table, changelog));
         }
-        if (!request.buckets().isEmpty()) {
-            read = read.buckets(request.buckets().stream().mapToInt(Integer::intValue).toArray());
+        if (body.limit().isPresent()) {
+            read = read.limit(body.limit().getAsLong());
         }
         return read;
     }
 
-    /** The requested columns (with the changelog columns, when reading a changelog), or all that are read. */
-    private static Schema outputSchema(Schema read, ScanRequest request) {
-        if (request.columns().isEmpty()) {
-            return read;
-        }
-        List<Field> fields = new ArrayList<>();
-        for (String column : request.columns().get()) {
-            fields.add(read.findField(column));
-        }
-        if (request.changelog()) {
-            for (Field field : read.getFields()) {
-                if (CHANGELOG_COLUMNS.contains(field.getName()) && !request.columns().get().contains(field.getName())) {
-                    fields.add(field);
-                }
-            }
-        }
-        return new Schema(fields, read.getCustomMetadata());
-    }
-
-    static Map<Long, String> partitionNames(Backend backend, TableInfo table) {
+    private static Map<Long, String> partitionNames(RequestContext request, TableInfo table) {
         Map<Long, String> names = new HashMap<>();
         if (table.isPartitioned()) {
-            for (PartitionInfo partition : backend.await(backend.admin().listPartitionInfos(table.getTablePath()),
+            for (PartitionInfo partition : request.await(request.admin().listPartitionInfos(table.getTablePath()),
                     "Listing partitions of " + table.getTablePath())) {
                 names.put(partition.getPartitionId(), partition.getPartitionName());
             }
@@ -201,58 +159,98 @@ public final class ScanResource {
         return names;
     }
 
-    private long jsonPage(Context ctx, BoundedLogReader reader, Optional<RowFilter> filter, OptionalLong limit,
-            Schema output, PageCursor cursor) throws IOException {
+    /** One answer: its reader, and where in the log it ends. */
+    private record Answer(ScanSource source, TableReader reader, PageCursor cursor) {
+        /** A log page ends where its rows did; a union or lake answer is always complete. */
+        boolean paged() {
+            return source == ScanSource.LOG;
+        }
+
+        /** Passes every batch to {@code sink}, moving the cursor; returns the rows. */
+        long consume(BatchSink sink) throws IOException {
+            long rows = 0;
+            while (reader.hasNext()) {
+                try (ReadBatch batch = reader.next()) {
+                    batch.logRange().ifPresent(range -> cursor.advance(range.bucket(), range.endOffset()));
+                    sink.accept(batch.root());
+                    rows += batch.rowCount();
+                }
+            }
+            if (!paged() || !reader.truncated()) {
+                cursor.finishAll(); // the read ran to its end (or is not paged): nothing below the stops is left
+            }
+            return rows;
+        }
+
+        boolean done() {
+            return !paged() || cursor.done();
+        }
+    }
+
+    private interface BatchSink {
+        void accept(VectorSchemaRoot batch) throws IOException;
+    }
+
+    private static long json(Context ctx, Answer answer, boolean limited) throws IOException {
         long[] rows = {0};
+        ctx.header(LAKE_FILES_HEADER, Long.toString(answer.reader().progress().lakeFiles()));
         Render.streamJson(ctx, json -> {
             json.writeStartObject();
+            if (!answer.paged()) {
+                json.writeStringField("source", answer.source().label());
+                writeSnapshot(json, answer.reader());
+            }
             json.writeArrayFieldStart("rows");
-            rows[0] = consume(reader, filter, limit, cursor, (batch, selected, whole) -> {
-                List<FieldVector> columns = columnsOf(batch.root(), output);
-                for (int row : selected) {
-                    RowsJson.writeRow(json, columns, row);
-                }
-            });
+            rows[0] = answer.consume(batch -> Render.writeRows(json, batch));
             json.writeEndArray();
-            writeOffsets(json, "next", cursor.next());
-            writeOffsets(json, "until", cursor.until());
-            json.writeBooleanField("done", cursor.done());
+            writeOffsets(json, "next", answer.cursor().next());
+            writeOffsets(json, "until", answer.cursor().until());
+            json.writeBooleanField("done", answer.done());
+            if (!answer.paged()) {
+                json.writeBooleanField("truncated", answer.reader().truncated());
+            }
             json.writeEndObject();
         });
         return rows[0];
     }
 
+    private static void writeSnapshot(JsonGenerator json, TableReader reader) throws IOException {
+        if (reader.lakeSnapshotId().isPresent()) {
+            json.writeNumberField("lake_snapshot_id", reader.lakeSnapshotId().get());
+        } else {
+            json.writeNullField("lake_snapshot_id");
+        }
+    }
+
     /**
-     * Without a limit the page is the whole rest of the read, so its {@code next} offsets are the
-     * stop offsets, known before the first row: the rows stream out as they are read. With a limit
-     * the page (at most {@code limit} rows) is assembled first, since the headers must carry where
-     * it ended.
+     * Without a limit the answer is the whole rest of the read, so its headers are known before
+     * the first row: the rows stream out as they are read. With a limit the answer (at most
+     * {@code limit} rows) is assembled first, since the headers must say where it ended.
      */
-    private long arrowPage(Context ctx, BoundedLogReader reader, Optional<RowFilter> filter, OptionalLong limit,
-            Schema output, PageCursor cursor, BufferAllocator allocator) throws IOException {
+    private static long arrow(Context ctx, Answer answer, boolean limited) throws IOException {
+        TableReader reader = answer.reader();
         List<VectorSchemaRoot> held = new ArrayList<>();
-        try (VectorSchemaRoot out = VectorSchemaRoot.create(output, allocator)) {
-            if (limit.isEmpty()) {
-                cursor.finishAll();
-                offsetHeaders(ctx, cursor);
+        try (VectorSchemaRoot out = VectorSchemaRoot.create(reader.schema(), reader.allocator())) {
+            if (!limited) {
+                answer.cursor().finishAll();
+                headers(ctx, answer);
                 long[] rows = {0};
-                Render.streamArrow(ctx, out, writer -> rows[0] = consume(reader, filter, limit, cursor,
-                        (batch, selected, whole) -> {
-                            fill(out, batch.root(), selected, whole);
-                            writer.writeBatch();
-                            out.clear();
-                        }));
+                Render.streamArrow(ctx, out, writer -> rows[0] = answer.consume(batch -> {
+                    Render.moveInto(batch, out);
+                    writer.writeBatch();
+                    out.clear();
+                }));
                 return rows[0];
             }
-            long rows = consume(reader, filter, limit, cursor, (batch, selected, whole) -> {
-                VectorSchemaRoot piece = VectorSchemaRoot.create(output, allocator);
+            long rows = answer.consume(batch -> {
+                VectorSchemaRoot piece = VectorSchemaRoot.create(reader.schema(), reader.allocator());
                 held.add(piece);
-                fill(piece, batch.root(), selected, whole);
+                Render.moveInto(batch, piece);
             });
-            offsetHeaders(ctx, cursor);
+            headers(ctx, answer);
             Render.streamArrow(ctx, out, writer -> {
                 for (VectorSchemaRoot piece : held) {
-                    fill(out, piece, null, true);
+                    Render.moveInto(piece, out);
                     writer.writeBatch();
                     out.clear();
                 }
@@ -263,74 +261,16 @@ public final class ScanResource {
         }
     }
 
-    private interface BatchSink {
-        /** Rows {@code selected} of {@code batch} belong to the page; {@code whole} when that is every row. */
-        void accept(LogBatch batch, int[] selected, boolean whole) throws IOException;
-    }
-
-    /** Reads batches into the sink until the limit or the end; returns the rows taken. */
-    private static long consume(BoundedLogReader reader, Optional<RowFilter> filter, OptionalLong limit,
-            PageCursor cursor, BatchSink sink) throws IOException {
-        long remaining = limit.orElse(Long.MAX_VALUE);
-        long taken = 0;
-        while (remaining > 0 && reader.hasNext()) {
-            try (LogBatch batch = reader.next()) {
-                IntPredicate test = filter.map(f -> f.bind(batch.root())).orElse(row -> true);
-                int rowCount = batch.rowCount();
-                int[] selected = new int[rowCount];
-                int count = 0;
-                int consumed = rowCount;
-                for (int row = 0; row < rowCount; row++) {
-                    if (test.test(row)) {
-                        selected[count++] = row;
-                        if (count == remaining) {
-                            consumed = row + 1;
-                            break;
-                        }
-                    }
-                }
-                // Row i of a batch is the record at offset baseOffset + i.
-                cursor.advance(batch.bucket(), batch.baseOffset() + consumed);
-                if (count > 0) {
-                    sink.accept(batch, Arrays.copyOf(selected, count), count == rowCount);
-                }
-                remaining -= count;
-                taken += count;
-            }
+    private static void headers(Context ctx, Answer answer) throws IOException {
+        ctx.header(NEXT_HEADER, Json.MAPPER.writeValueAsString(answer.cursor().next()));
+        ctx.header(UNTIL_HEADER, Json.MAPPER.writeValueAsString(answer.cursor().until()));
+        ctx.header(DONE_HEADER, Boolean.toString(answer.done()));
+        if (!answer.paged()) {
+            ctx.header(SOURCE_HEADER, answer.source().label());
+            answer.reader().lakeSnapshotId().ifPresent(id -> ctx.header(SNAPSHOT_HEADER, Long.toString(id)));
+            ctx.header(TRUNCATED_HEADER, Boolean.toString(answer.reader().truncated()));
         }
-        if (remaining > 0) {
-            cursor.finishAll();
-        }
-        return taken;
-    }
-
-    /** Loads the selected rows ({@code null}: all) of {@code from}'s columns that {@code to} has into {@code to}. */
-    static void fill(VectorSchemaRoot to, VectorSchemaRoot from, int[] selected, boolean whole) {
-        int rows = whole ? from.getRowCount() : selected.length;
-        if (!whole) {
-            to.allocateNew();
-        }
-        for (FieldVector target : to.getFieldVectors()) {
-            FieldVector source = from.getVector(target.getName());
-            TransferPair pair = source.makeTransferPair(target);
-            if (whole) {
-                pair.transfer();
-            } else {
-                for (int i = 0; i < selected.length; i++) {
-                    pair.copyValueSafe(selected[i], i);
-                }
-                target.setValueCount(rows);
-            }
-        }
-        to.setRowCount(rows);
-    }
-
-    static List<FieldVector> columnsOf(VectorSchemaRoot batch, Schema output) {
-        List<FieldVector> columns = new ArrayList<>(output.getFields().size());
-        for (Field field : output.getFields()) {
-            columns.add(batch.getVector(field.getName()));
-        }
-        return columns;
+        ctx.header(LAKE_FILES_HEADER, Long.toString(answer.reader().progress().lakeFiles()));
     }
 
     static void writeOffsets(JsonGenerator json, String name, Map<String, Long> offsets) throws IOException {
@@ -339,11 +279,5 @@ public final class ScanResource {
             json.writeNumberField(entry.getKey(), entry.getValue());
         }
         json.writeEndObject();
-    }
-
-    static void offsetHeaders(Context ctx, PageCursor cursor) throws IOException {
-        ctx.header(NEXT_HEADER, Json.MAPPER.writeValueAsString(cursor.next()));
-        ctx.header(UNTIL_HEADER, Json.MAPPER.writeValueAsString(cursor.until()));
-        ctx.header(DONE_HEADER, Boolean.toString(cursor.done()));
     }
 }

@@ -1,12 +1,19 @@
 package dev.riffle.gateway.sql;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
-import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Backend;
+import dev.riffle.core.reader.ReadBatch;
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.types.ArrowTypeMapping;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.failure.ServiceException;
+import dev.riffle.server.session.RequestContext;
+import dev.riffle.server.sql.SqlResult;
+import dev.riffle.server.sql.SqlStatements;
+import dev.riffle.sql.catalog.SqlTypes;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
@@ -21,8 +28,6 @@ import io.javalin.openapi.OpenApiRequestBody;
 import io.javalin.openapi.OpenApiResponse;
 import java.io.IOException;
 import java.io.InputStream;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
@@ -30,7 +35,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.fluss.exception.AuthenticationException;
 import org.apache.fluss.exception.AuthorizationException;
 
@@ -44,20 +50,13 @@ public final class SqlResource {
     /** How Calcite ("Object 'x' not found") and riffle-sql ("Table 'x' not found") name a missing table. */
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("(Object|Table) '([^']+)' not found");
 
-    private final Backend backend;
-    private final SqlSessions sessions;
-
-    public SqlResource(Backend backend, SqlSessions sessions) {
-        this.backend = requireNonNull(backend, "backend is null");
-        this.sessions = requireNonNull(sessions, "sessions is null");
-    }
-
     @OpenApi(path = Paths.SQL, methods = HttpMethod.POST, tags = "SQL", operationId = "sql",
             summary = "Run one SQL statement (Apache Calcite over Fluss, as in riffle sql)",
             description = "Body: {\"sql\": \"SELECT ... WHERE id = ?\", \"parameters\": [42]}, or the statement "
                     + "itself as text/plain. JSON answers {\"columns\": [{\"name\", \"type\"}], \"rows\": [{..}], "
                     + "\"rowCount\": n}; with Accept: application/vnd.apache.arrow.stream the rows stream out as "
-                    + "an Arrow IPC stream. A statement the SQL layer rejects is a 400 sql_error carrying its message.",
+                    + "an Arrow IPC stream. A query that is one read of a table answers with the read's own rows at "
+                    + "full precision. A statement the SQL layer rejects is a 400 sql_error carrying its message.",
             requestBody = @OpenApiRequestBody(content = {
                 @OpenApiContent(mimeType = MediaTypes.JSON, type = "object"),
                 @OpenApiContent(mimeType = TEXT, type = "string")}),
@@ -71,51 +70,78 @@ public final class SqlResource {
     public void sql(Context ctx) throws IOException {
         String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, TEXT));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
-        SqlRequest request = type.equals(TEXT) ? SqlRequest.text(readText(ctx))
-                : SqlRequest.parse(Bodies.json(ctx, backend.limits().maxBodyBytes()));
-        try (SqlConnections.Lease lease = borrow(ctx)) {
-            ResultSet rows;
-            try {
-                PreparedStatement statement = lease.prepare(request.sql());
-                request.bind(statement);
-                statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, backend.limits().scanTimeout().toSeconds()));
-                if (!statement.execute()) {
-                    Render.json(ctx, 200, java.util.Map.of("updateCount", statement.getLargeUpdateCount()));
-                    return;
-                }
-                rows = statement.getResultSet();
-            } catch (SQLException | RuntimeException e) {
-                throw sqlFailure(e);
-            }
-            try (ResultSet open = rows) {
-                long count = format == MediaTypes.Format.ARROW ? arrow(ctx, open) : SqlJson.write(ctx, open);
-                GatewayMetrics.rows(ctx, "read", count);
-            } catch (SQLException e) {
-                throw sqlFailure(e);
-            }
-        }
-    }
-
-    private SqlConnections.Lease borrow(Context ctx) {
+        RequestContext request = Requests.of(ctx);
+        SqlRequest body = type.equals(TEXT) ? SqlRequest.text(readText(ctx, request))
+                : SqlRequest.parse(Bodies.json(ctx, request.limits().maxBodyBytes()));
+        SqlResult result;
         try {
-            return sessions.borrow(ctx);
-        } catch (SQLException e) {
-            ApiException fluss = flussFailure(e).orElse(null);
-            if (fluss != null) {
-                throw fluss;
+            result = SqlStatements.run(request, body.sql(), body.parameters());
+        } catch (SQLException | RuntimeException e) {
+            throw sqlFailure(e);
+        }
+        try (SqlResult answer = result) {
+            if (answer instanceof SqlResult.Updated updated) {
+                Render.json(ctx, 200, java.util.Map.of("updateCount", updated.count()));
+                return;
             }
-            throw new ApiException(503, "cluster_unavailable", "Cannot open a SQL connection: " + e.getMessage());
+            TableReader rows = ((SqlResult.Rows) answer).reader();
+            long count;
+            try {
+                // The first batch is read before the answer begins, so a statement that fails on its
+                // first rows still gets a proper error status.
+                rows.hasNext();
+            } catch (RuntimeException e) {
+                throw sqlFailure(e);
+            }
+            count = format == MediaTypes.Format.ARROW ? arrow(ctx, rows) : json(ctx, rows);
+            GatewayMetrics.rows(ctx, "read", count);
         }
     }
 
-    private long arrow(Context ctx, ResultSet rows) throws IOException, SQLException {
-        try (BufferAllocator allocator = backend.allocator().newChildAllocator("sql", 0, Long.MAX_VALUE)) {
-            return SqlArrow.write(ctx, rows, allocator);
-        }
+    private static long json(Context ctx, TableReader rows) throws IOException {
+        long[] count = {0};
+        Render.streamJson(ctx, json -> {
+            json.writeStartObject();
+            json.writeArrayFieldStart("columns");
+            for (Field field : rows.schema().getFields()) {
+                json.writeStartObject();
+                json.writeStringField("name", field.getName());
+                json.writeStringField("type", SqlTypes.typeName(ArrowTypeMapping.toFlussType(field)));
+                json.writeEndObject();
+            }
+            json.writeEndArray();
+            json.writeArrayFieldStart("rows");
+            while (rows.hasNext()) {
+                try (ReadBatch batch = rows.next()) {
+                    Render.writeRows(json, batch.root());
+                    count[0] += batch.rowCount();
+                }
+            }
+            json.writeEndArray();
+            json.writeNumberField("rowCount", count[0]);
+            json.writeEndObject();
+        });
+        return count[0];
     }
 
-    private String readText(Context ctx) {
-        try (InputStream in = Bodies.open(ctx, backend.limits().maxBodyBytes())) {
+    private static long arrow(Context ctx, TableReader rows) throws IOException {
+        long[] count = {0};
+        try (VectorSchemaRoot root = VectorSchemaRoot.create(rows.schema(), rows.allocator())) {
+            Render.streamArrow(ctx, root, writer -> {
+                while (rows.hasNext()) {
+                    try (ReadBatch batch = rows.next()) {
+                        Render.moveInto(batch.root(), root);
+                        writer.writeBatch();
+                        count[0] += batch.rowCount();
+                    }
+                }
+            });
+        }
+        return count[0];
+    }
+
+    private static String readText(Context ctx, RequestContext request) {
+        try (InputStream in = Bodies.open(ctx, request.limits().maxBodyBytes())) {
             return new String(in.readAllBytes(), UTF_8);
         } catch (IOException e) {
             throw Bodies.ioFailure(e);
@@ -140,8 +166,8 @@ public final class SqlResource {
         if (notFound.find()) {
             return new ApiException(404, "table_not_found", message, java.util.Map.of(), e);
         }
-        if (!(e instanceof SQLException) && !(e instanceof IllegalArgumentException)) {
-            // A failure of the gateway itself, not of the statement.
+        if (e instanceof ServiceException || (!(e instanceof SQLException) && !(e instanceof IllegalArgumentException))) {
+            // A failure of the gateway itself (a busy pool, say), not of the statement.
             return ErrorMapper.toApiException(e);
         }
         return new ApiException(400, "sql_error", message, java.util.Map.of(), e);
@@ -158,7 +184,8 @@ public final class SqlResource {
             }
         }
         for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-            if (cause.getClass().getName().startsWith("org.apache.fluss.exception.")) {
+            if (cause.getClass().getName().startsWith("org.apache.fluss.exception.")
+                    || cause.getClass().getName().startsWith("dev.riffle.core.exception.")) {
                 ApiException mapped = ErrorMapper.toApiException(cause);
                 if (mapped.status() != 500) {
                     return Optional.of(mapped);
@@ -183,8 +210,8 @@ public final class SqlResource {
         return reason == null ? message : message + ": " + reason;
     }
 
-    /** A statement and its parameters, as the request gave them. */
-    record SqlRequest(String sql, List<JsonNode> parameters) {
+    /** A statement and its parameters, as the request gave them (JSON values as JDBC setters take them). */
+    record SqlRequest(String sql, List<Object> parameters) {
         static SqlRequest text(String sql) {
             if (sql.isBlank()) {
                 throw ApiException.badRequest("invalid_request", "The request body is empty; send one SQL statement");
@@ -197,39 +224,36 @@ public final class SqlResource {
             Json.onlyFields(body, "the request body", Set.of("sql", "parameters"));
             String sql = Json.requiredText(body, "sql", "the request body");
             JsonNode parameters = body.get("parameters");
-            List<JsonNode> values = new ArrayList<>();
+            List<Object> values = new ArrayList<>();
             if (parameters != null && !parameters.isNull()) {
                 if (!parameters.isArray()) {
                     throw ApiException.badRequest("invalid_request", "Field 'parameters' must be an array of values, got "
                             + parameters.getNodeType().name().toLowerCase(java.util.Locale.ROOT));
                 }
-                parameters.forEach(values::add);
+                for (JsonNode parameter : parameters) {
+                    values.add(parameter(parameter, values.size() + 1));
+                }
             }
             return new SqlRequest(sql, values);
         }
 
-        /** Binds parameter i+1 from JSON value i: booleans, numbers and strings as they are; null as NULL. */
-        void bind(PreparedStatement statement) throws SQLException {
-            for (int i = 0; i < parameters.size(); i++) {
-                JsonNode value = parameters.get(i);
-                int index = i + 1;
-                if (value.isNull()) {
-                    statement.setObject(index, null);
-                } else if (value.isBoolean()) {
-                    statement.setBoolean(index, value.booleanValue());
-                } else if (value.isIntegralNumber() && value.canConvertToInt()) {
-                    statement.setInt(index, value.intValue());
-                } else if (value.isIntegralNumber() && value.canConvertToLong()) {
-                    statement.setLong(index, value.longValue());
-                } else if (value.isNumber()) {
-                    statement.setBigDecimal(index, value.decimalValue());
-                } else if (value.isTextual()) {
-                    statement.setString(index, value.textValue());
-                } else {
-                    throw ApiException.badRequest("invalid_request", "Parameter " + index
-                            + " must be a boolean, number, string or null, got " + value);
-                }
+        /** Parameter i+1 from JSON value i: booleans, numbers and strings as they are; null as NULL. */
+        private static Object parameter(JsonNode value, int index) {
+            if (value.isNull()) {
+                return null;
+            } else if (value.isBoolean()) {
+                return value.booleanValue();
+            } else if (value.isIntegralNumber() && value.canConvertToInt()) {
+                return value.intValue();
+            } else if (value.isIntegralNumber() && value.canConvertToLong()) {
+                return value.longValue();
+            } else if (value.isNumber()) {
+                return value.decimalValue();
+            } else if (value.isTextual()) {
+                return value.textValue();
             }
+            throw ApiException.badRequest("invalid_request", "Parameter " + index
+                    + " must be a boolean, number, string or null, got " + value);
         }
     }
 }

@@ -18,7 +18,7 @@ class BasicAuthTest {
 
     @Test
     void parsesUserAndPassword() {
-        BasicAuth.Credentials credentials = BasicAuth.parse("Basic " + b64("alice:pa:ss wörd"));
+        dev.riffle.server.principal.Credentials credentials = BasicAuth.parse("Basic " + b64("alice:pa:ss wörd"));
         assertThat(credentials.user()).isEqualTo("alice");
         assertThat(credentials.password()).isEqualTo("pa:ss wörd");
         assertThat(credentials.toString()).doesNotContain("pa:ss");

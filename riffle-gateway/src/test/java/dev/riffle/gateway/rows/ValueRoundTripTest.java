@@ -6,7 +6,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.gateway.http.Json;
-import dev.riffle.gateway.http.RowsJson;
+import dev.riffle.core.exception.InvalidValueException;
+import dev.riffle.core.values.ArrowValueReader;
+import dev.riffle.core.values.FlussValueSink;
+import dev.riffle.gateway.http.Render;
 import java.io.IOException;
 import java.io.StringWriter;
 import java.util.ArrayList;
@@ -60,7 +63,9 @@ class ValueRoundTripTest {
             for (int r = 0; r < root.getRowCount(); r++) {
                 GenericRow row = new GenericRow(ALL.getFieldCount());
                 for (int c = 0; c < ALL.getFieldCount(); c++) {
-                    row.setField(c, ArrowValues.toFluss(root.getVector(c), r, ALL.getTypeAt(c)));
+                    FlussValueSink value = new FlussValueSink(ALL.getTypeAt(c));
+                    ArrowValueReader.of(root.getVector(c)).read(r, value);
+                    row.setField(c, value.take());
                 }
                 again.add(row);
             }
@@ -111,7 +116,7 @@ class ValueRoundTripTest {
             try (JsonGenerator json = Json.MAPPER.createGenerator(text)) {
                 json.writeStartArray();
                 for (InternalRow row : rows) {
-                    RowsJson.writeRow(json, row, type);
+                    Render.writeRow(json, row, type);
                 }
                 json.writeEndArray();
             }
@@ -150,7 +155,7 @@ class ValueRoundTripTest {
     private static void assertRefused(String type, String json, String reason) {
         assertThatThrownBy(() -> JsonValues.toFluss(Json.MAPPER.readTree(json), DataTypeParser.parse(type), false))
                 .as(type + " " + json)
-                .isInstanceOf(BadValueException.class)
+                .isInstanceOf(InvalidValueException.class)
                 .hasMessageContaining(reason);
     }
 
@@ -170,9 +175,7 @@ class ValueRoundTripTest {
         StringWriter text = new StringWriter();
         try (JsonGenerator json = Json.MAPPER.createGenerator(text)) {
             json.writeStartArray();
-            for (int r = 0; r < root.getRowCount(); r++) {
-                RowsJson.writeRow(json, root.getFieldVectors(), r);
-            }
+            Render.writeRows(json, root);
             json.writeEndArray();
         }
         return Json.MAPPER.readTree(text.toString());

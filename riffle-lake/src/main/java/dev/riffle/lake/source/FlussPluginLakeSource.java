@@ -3,9 +3,12 @@ package dev.riffle.lake.source;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.types.ArrowTypeMapping;
-import dev.riffle.core.types.RowArrowWriter;
+import dev.riffle.lake.config.LakeConfig;
+import dev.riffle.core.reader.RowsReader;
+import dev.riffle.core.reader.TableReader;
 import java.io.IOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -15,9 +18,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.lake.lakestorage.LakeStorage;
 import org.apache.fluss.lake.lakestorage.LakeStoragePluginSetUp;
+import org.apache.fluss.lake.paimon.source.PaimonSplit;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.predicate.Predicate;
 import org.apache.fluss.record.LogRecord;
+import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.RowType;
 import org.apache.fluss.utils.CloseableIterator;
 
@@ -30,8 +35,6 @@ import org.apache.fluss.utils.CloseableIterator;
  * filter), so they are reported exact; the rest are reported not applied.
  */
 public final class FlussPluginLakeSource implements LakeSource {
-    private static final int BATCH_ROWS = 8192;
-
     private final LakeStorage storage;
     private final TablePath table;
     private final RowType rowType;
@@ -42,6 +45,17 @@ public final class FlussPluginLakeSource implements LakeSource {
         this.rowType = requireNonNull(rowType, "rowType is null");
     }
 
+    /** The lake storage of {@code lake} (the plugin loaded and configured once; reused for every table). */
+    public static LakeStorage storage(LakeConfig lake) {
+        return LakeStoragePluginSetUp.fromDataLakeFormat(lake.format(), null)
+                .createLakeStorage(Configuration.fromMap(lake.options()));
+    }
+
+    /** The lake side of one table in {@code storage}. */
+    public static FlussPluginLakeSource over(LakeStorage storage, TablePath table, RowType rowType) {
+        return new FlussPluginLakeSource(storage, table, rowType);
+    }
+
     /**
      * @param format the lake format ({@code paimon})
      * @param options the format's catalog options ({@code metastore}, {@code warehouse}, ...)
@@ -49,9 +63,7 @@ public final class FlussPluginLakeSource implements LakeSource {
      */
     public static FlussPluginLakeSource create(String format, Map<String, String> options, TablePath table,
             RowType rowType) {
-        LakeStorage storage = LakeStoragePluginSetUp.fromDataLakeFormat(format, null)
-                .createLakeStorage(Configuration.fromMap(options));
-        return new FlussPluginLakeSource(storage, table, rowType);
+        return over(storage(new LakeConfig(format, options)), table, rowType);
     }
 
     @Override
@@ -72,10 +84,16 @@ public final class FlussPluginLakeSource implements LakeSource {
         }
         List<LakeSplit> splits = new ArrayList<>();
         for (org.apache.fluss.lake.source.LakeSplit split : source.createPlanner(() -> snapshotId).plan()) {
-            splits.add(new LakeSplit(split.bucket(), split.partition() == null ? List.of() : split.partition(), split));
+            splits.add(new LakeSplit(split.bucket(), split.partition() == null ? List.of() : split.partition(), split,
+                    files(split)));
         }
         RowType projected = rowType.project(projection);
         return new Scan(source, snapshotId, splits, pushed, projected);
+    }
+
+    /** Data files a split reads: Paimon's splits list theirs; another format's split counts as one. */
+    private static int files(org.apache.fluss.lake.source.LakeSplit split) {
+        return split instanceof PaimonSplit paimon ? paimon.dataSplit().dataFiles().size() : 1;
     }
 
     private record Scan(org.apache.fluss.lake.source.LakeSource<org.apache.fluss.lake.source.LakeSplit> source,
@@ -87,40 +105,30 @@ public final class FlussPluginLakeSource implements LakeSource {
         }
 
         @Override
-        public LakeBatchReader read(LakeSplit split, BufferAllocator allocator) throws IOException {
+        public TableReader read(LakeSplit split, BufferAllocator allocator) throws IOException {
             org.apache.fluss.lake.source.LakeSplit handle = (org.apache.fluss.lake.source.LakeSplit) split.handle();
             CloseableIterator<LogRecord> records = source.createRecordReader(() -> handle).read();
-            return new RowsToArrow(records, RowArrowWriter.create(rowType, allocator));
+            int[] columns = new int[rowType.getFieldCount()];
+            Arrays.setAll(columns, i -> i);
+            return new RowsReader(new RowsOf(records), rowType, columns, allocator);
         }
     }
 
-    /** Cuts the plugin's rows into Arrow batches. */
-    private static final class RowsToArrow implements LakeBatchReader {
-        private final CloseableIterator<LogRecord> records;
-        private final RowArrowWriter writer;
-
-        RowsToArrow(CloseableIterator<LogRecord> records, RowArrowWriter writer) {
-            this.records = records;
-            this.writer = writer;
+    /** The rows of the plugin's records (a lake row may carry system columns after the table's; they are not read). */
+    private record RowsOf(CloseableIterator<LogRecord> records) implements CloseableIterator<InternalRow> {
+        @Override
+        public boolean hasNext() {
+            return records.hasNext();
         }
 
         @Override
-        public Optional<VectorSchemaRoot> next() {
-            while (writer.rowCount() < BATCH_ROWS && records.hasNext()) {
-                writer.write(records.next().getRow());
-            }
-            return writer.rowCount() == 0 ? Optional.empty() : Optional.of(writer.finish());
+        public InternalRow next() {
+            return records.next().getRow();
         }
 
         @Override
-        public void close() throws IOException {
-            try {
-                records.close();
-            } catch (Exception e) {
-                throw new IOException(e);
-            } finally {
-                writer.close();
-            }
+        public void close() {
+            records.close();
         }
     }
 }

@@ -1,5 +1,6 @@
 package dev.riffle.lake.source;
 
+import dev.riffle.core.reader.TableReader;
 import java.io.IOException;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -18,7 +19,7 @@ public interface LakeScan extends AutoCloseable {
     Schema schema();
 
     /** Reads one split as Arrow batches allocated from {@code allocator}. */
-    LakeBatchReader read(LakeSplit split, BufferAllocator allocator) throws IOException;
+    TableReader read(LakeSplit split, BufferAllocator allocator) throws IOException;
 
     @Override
     default void close() {}

@@ -11,10 +11,14 @@ import java.util.List;
  *     Fluss's bucketing (a Paimon log table without a bucket key)
  * @param partition the partition values, empty for unpartitioned tables
  * @param handle the format's own split object
+ * @param files how many data files the split reads (what pruning by filters saves)
  */
-public record LakeSplit(int bucket, List<String> partition, Object handle) {
+public record LakeSplit(int bucket, List<String> partition, Object handle, int files) {
     public LakeSplit {
         partition = List.copyOf(requireNonNull(partition, "partition is null"));
         requireNonNull(handle, "handle is null");
+        if (files < 0) {
+            throw new IllegalArgumentException("files must be >= 0, got " + files);
+        }
     }
 }

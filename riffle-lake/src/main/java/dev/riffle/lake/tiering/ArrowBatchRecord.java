@@ -2,47 +2,65 @@ package dev.riffle.lake.tiering;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.scan.ArrowLogScanner;
-import dev.riffle.core.scan.LogBatch;
 import dev.riffle.core.types.ArrowRowView;
+import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.record.ChangeType;
 import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.InternalRow;
 
 /**
- * One row of a {@link LogBatch} seen as the Fluss {@link LogRecord} a lake writer takes, without
- * copying the row: the tiering round moves this cursor over a batch instead of having the Fluss log
- * scanner build a record object per row.
+ * One row of an Arrow log batch seen as the Fluss {@link LogRecord} a lake writer takes, without
+ * copying the row: the Arrow span reader moves this cursor over a batch instead of having the Fluss
+ * log scanner build a record object per row. {@link BucketLogReads} makes one per batch.
+ *
+ * <pre>{@code
+ * for (int i = 0; i < batch.rowCount(); i++) {
+ *     writer.write(batch.at(i));
+ * }
+ * }</pre>
  *
  * <p>The log offset is the batch's base offset plus the row's index (batches never skip offsets
  * inside), the timestamp is the batch's commit timestamp (what Fluss gives every record of a
  * batch), and the change type is {@code +A} for log tables or read from the changelog's
  * {@code _change_type} column for primary-key tables. A cursor, not a value: a writer must not keep
- * it (lake writers copy or encode each row as it is written).
+ * it (lake writers copy or encode each row as it is written). The batch's owner frees it.
  */
 final class ArrowBatchRecord implements LogRecord {
     private final ArrowRowView row;
     private final long baseOffset;
     private final long timestamp;
+    private final int rowCount;
     private final VarCharVector changeTypes;
     private int index;
 
     /**
+     * @param root the batch's vectors
      * @param fields how many leading vectors of the batch are the table's columns
-     * @param changelog whether the batch carries {@code _change_type} (primary-key tables)
+     * @param baseOffset the log offset of the batch's first row
+     * @param commitTimestamp when the batch was committed (milliseconds since the epoch)
+     * @param changeTypes the changelog's {@code _change_type} vector (primary-key tables); empty for
+     *     a log table, whose rows are all appends
      */
-    ArrowBatchRecord(LogBatch batch, int fields, boolean changelog) {
-        requireNonNull(batch, "batch is null");
+    ArrowBatchRecord(VectorSchemaRoot root, int fields, long baseOffset, long commitTimestamp,
+            Optional<VarCharVector> changeTypes) {
+        requireNonNull(root, "root is null");
         int[] positions = new int[fields];
         for (int i = 0; i < fields; i++) {
             positions[i] = i;
         }
-        this.row = new ArrowRowView(batch.root(), positions);
-        this.baseOffset = batch.baseOffset();
-        this.timestamp = batch.commitTimestamp();
-        this.changeTypes = changelog ? (VarCharVector) batch.root().getVector(ArrowLogScanner.CHANGE_TYPE_COLUMN) : null;
+        this.row = new ArrowRowView(root, positions);
+        this.rowCount = root.getRowCount();
+        this.baseOffset = baseOffset;
+        this.timestamp = commitTimestamp;
+        this.changeTypes = requireNonNull(changeTypes, "changeTypes is null").orElse(null);
+    }
+
+    /** How many rows the batch holds. */
+    int rowCount() {
+        return rowCount;
     }
 
     /** Points the cursor at row {@code index} of the batch. */

@@ -16,6 +16,8 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
@@ -33,6 +35,9 @@ import org.slf4j.LoggerFactory;
  * finished, and asks again. The coordinator hands each table to one service at a time, so several
  * services (in several processes) share a cluster's tables and never tier a bucket twice.
  *
+ * <p>Memory: every Arrow allocator a round creates is a child of one allocator the service owns
+ * and closes with it; closing fails, naming what is outstanding, if a round leaked Arrow memory.
+ *
  * <pre>{@code
  * try (TieringService tiering = TieringService.builder()
  *         .clientConfig(clientConfig)                       // bootstrap.servers=...
@@ -49,6 +54,7 @@ public final class TieringService implements AutoCloseable {
     private final Admin admin;
     private final TieringCoordinatorClient coordinator;
     private final LakeTieringFactory<?, ?> factory;
+    private final BufferAllocator allocator;
     private final TableTieringRound round;
     private final Duration pollInterval;
     private final ScheduledExecutorService heartbeats;
@@ -69,7 +75,11 @@ public final class TieringService implements AutoCloseable {
         LakeTieringFactory<?, ?> lakeFactory = LakeStoragePluginSetUp.fromDataLakeFormat(builder.lakeFormat, null)
                 .createLakeStorage(lakeConfig).createLakeTieringFactory();
         this.factory = PaimonTieringFactory.tuned(builder.lakeFormat, lakeFactory, lakeConfig);
-        this.round = new TableTieringRound(connection, admin, coordinator, builder.clientConfig, builder.checkpoint);
+        // The parent of every Arrow allocator the tiering creates: a leak shows when it closes.
+        this.allocator = new RootAllocator();
+        this.round = new TableTieringRound(connection, new TieringInputsFetcher(admin),
+                new BucketLogReads(connection, allocator),
+                new TieringCommitProtocol(admin, coordinator, builder.clientConfig, builder.checkpoint));
         this.pollInterval = builder.pollInterval;
         this.onTiered = builder.onTiered;
         this.heartbeats = Executors.newSingleThreadScheduledExecutor(r -> daemon(r, "riffle-tiering-heartbeat"));
@@ -107,8 +117,30 @@ public final class TieringService implements AutoCloseable {
         try {
             admin.close();
         } finally {
-            connection.close();
+            try {
+                connection.close();
+            } finally {
+                closeAllocator();
+            }
         }
+    }
+
+    /**
+     * Closes the service's allocator, which fails (naming what is outstanding) if a round leaked
+     * Arrow memory. Left open while a round still runs: its memory is in use, not leaked.
+     */
+    private void closeAllocator() {
+        if (worker.isAlive()) {
+            LOG.warn("The tiering worker did not stop within 30 s; its Arrow allocator is left open ({} bytes)",
+                    allocator.getAllocatedMemory());
+            return;
+        }
+        allocator.close();
+    }
+
+    /** The parent of every Arrow allocator the service creates (tests check it ends empty). */
+    BufferAllocator allocator() {
+        return allocator;
     }
 
     private TieringService startThreads() {
@@ -145,10 +177,11 @@ public final class TieringService implements AutoCloseable {
             current.set(lease);
             currentHeld.set(true);
             try {
-                TableTieringRound.Result result = round.run(factory, lease, () -> currentHeld.get() && !closed.get());
+                TableTieringRound.Result result = round.run(factory, lease,
+                        new LeaseGuard(lease.tablePath(), () -> currentHeld.get() && !closed.get()));
                 record(result);
                 finished.add(lease);
-            } catch (MissingSnapshotRecoveredException e) {
+            } catch (MissingSnapshotRecoveredException | LeaseLostException e) {
                 LOG.info(e.getMessage());
                 failed.add(lease);
             } catch (Exception e) {
@@ -193,8 +226,7 @@ public final class TieringService implements AutoCloseable {
         if (result.lakeSnapshotId().isEmpty()) {
             return;
         }
-        long tableId = result.tieredOffsets().keySet().iterator().next().getTableId();
-        TieredTable updated = tiered.compute(tableId, (id, previous) -> {
+        TieredTable updated = tiered.compute(result.tableId(), (id, previous) -> {
             Map<TableBucket, Long> offsets = new HashMap<>(previous == null ? Map.of() : previous.tieredOffsets());
             offsets.putAll(result.tieredOffsets());
             return new TieredTable(result.table(), new LinkedHashMap<>(offsets), result.lakeSnapshotId(), Instant.now(),
@@ -248,7 +280,7 @@ public final class TieringService implements AutoCloseable {
         private String lakeFormat;
         private Map<String, String> lakeOptions = Map.of();
         private Duration pollInterval = Duration.ofSeconds(1);
-        private TableTieringRound.Checkpoint checkpoint = TableTieringRound.Checkpoint.NONE;
+        private TieringCommitProtocol.Checkpoint checkpoint = TieringCommitProtocol.Checkpoint.NONE;
         private java.util.function.Consumer<TieredTable> onTiered = table -> {};
 
         private Builder() {}
@@ -281,7 +313,7 @@ public final class TieringService implements AutoCloseable {
             return this;
         }
 
-        Builder checkpoint(TableTieringRound.Checkpoint checkpoint) {
+        Builder checkpoint(TieringCommitProtocol.Checkpoint checkpoint) {
             this.checkpoint = requireNonNull(checkpoint, "checkpoint is null");
             return this;
         }

@@ -3,11 +3,7 @@ package dev.riffle.lake.tiering;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
-import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.read.BucketRef;
-import dev.riffle.core.read.StartingOffsets;
-import dev.riffle.core.read.StoppingOffsets;
-import dev.riffle.core.scan.LogBatch;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -15,12 +11,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.LakeSnapshot;
-import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
@@ -71,15 +65,7 @@ public final class TieringStatus {
 
     static TableLag lag(Riffle riffle, Admin admin, TableInfo info) throws Exception {
         TablePath path = info.getTablePath();
-        Optional<LakeSnapshot> snapshot;
-        try {
-            snapshot = Optional.of(admin.getLatestLakeSnapshot(path).get(60, TimeUnit.SECONDS));
-        } catch (ExecutionException e) {
-            if (!(e.getCause() instanceof LakeTableSnapshotNotExistException)) {
-                throw e;
-            }
-            snapshot = Optional.empty();
-        }
+        Optional<LakeSnapshot> snapshot = LakeSnapshots.latest(admin, path);
         Map<Long, String> partitionNames = new HashMap<>();
         List<Optional<String>> partitions = new ArrayList<>();
         if (info.isPartitioned()) {
@@ -123,25 +109,13 @@ public final class TieringStatus {
 
     /** The age of the oldest record the lake lacks: one record read at each lagging bucket's tiered offset. */
     private static Duration oldestUntiered(Riffle riffle, TableInfo info, Map<BucketRef, Long> behind) {
-        if (behind.isEmpty()) {
-            return Duration.ZERO;
-        }
-        Map<BucketRef, Long> stops = new HashMap<>();
-        behind.forEach((bucket, offset) -> stops.put(bucket, offset + 1));
-        long oldest = Long.MAX_VALUE;
-        String first = info.getRowType().getFieldNames().get(0);
-        try (BoundedLogReader reader = riffle.table(info.getTablePath()).changelog().columns(first)
-                .from(StartingOffsets.explicit(behind)).until(StoppingOffsets.explicit(stops))
-                .timeout(Duration.ofSeconds(30)).createReader()) {
-            while (reader.hasNext()) {
-                try (LogBatch batch = reader.next()) {
-                    oldest = Math.min(oldest, batch.commitTimestamp());
-                }
-            }
+        Optional<Long> oldest;
+        try {
+            oldest = BucketLogReads.oldestCommitTimestamp(riffle, info, behind);
         } catch (RuntimeException e) {
             return Duration.ZERO; // the record expired meanwhile; the offsets still tell the lag
         }
-        return oldest == Long.MAX_VALUE ? Duration.ZERO
-                : Duration.between(Instant.ofEpochMilli(oldest), Instant.now()).abs();
+        return oldest.map(millis -> Duration.between(Instant.ofEpochMilli(millis), Instant.now()).abs())
+                .orElse(Duration.ZERO);
     }
 }

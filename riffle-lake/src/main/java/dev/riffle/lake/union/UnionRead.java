@@ -4,26 +4,40 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
 import dev.riffle.core.RiffleTable;
+import dev.riffle.core.exception.InvalidReadException;
+import dev.riffle.core.filter.BatchFilter;
+import dev.riffle.core.filter.PredicateColumns;
+import dev.riffle.core.merge.KeyedMergeReader;
 import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.StartingOffsets;
+import dev.riffle.core.reader.ConcatReader;
+import dev.riffle.core.reader.EmptyReader;
+import dev.riffle.core.reader.SelectingReader;
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.Projection;
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.lake.source.LakeScan;
 import dev.riffle.lake.source.LakeSource;
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.predicate.Predicate;
 import org.apache.fluss.predicate.PredicateBuilder;
@@ -31,28 +45,35 @@ import org.apache.fluss.types.RowType;
 
 /**
  * Describes a union read of one table (lake snapshot + Fluss log tail); {@link #createReader()}
- * pins the lake snapshot and the log's stop offsets.
+ * pins the lake snapshot and the log's stop offsets. The read façade
+ * ({@code riffle.table(..).read()}) reaches it through {@link dev.riffle.lake.read.PluginLakeReads};
+ * this builder is for a caller that brings its own {@link LakeSource}.
  *
  * <pre>{@code
- * UnionRead.of(riffle, lakeSource, riffle.table("shop.orders")).columns(List.of("id", "amount")).createReader()
+ * try (TableReader rows = UnionRead.of(riffle, lakeSource, riffle.table("shop.orders"))
+ *         .columns(List.of("id", "amount")).createReader()) { ... }
  * }</pre>
  *
- * <p>The lake snapshot is Fluss's readable one ({@code getReadableLakeSnapshot}); with none yet,
- * the read is the Fluss log alone.
+ * <p>Per bucket: the lake snapshot Fluss registered as readable ({@code getReadableLakeSnapshot})
+ * up to the log offset it records, then the Fluss log from that offset to the stop offset. Log
+ * tables concatenate; primary-key tables merge the log tail over the snapshot by key
+ * ({@link KeyedMergeReader}). Every row appears exactly once. With no snapshot yet the read is the
+ * Fluss log alone.
+ *
+ * <p>Filters: the conjuncts the lake can evaluate go into its scan (it prunes files and reports
+ * which it applied exactly); the rest are checked on the lake's rows; the log tail's rows are
+ * checked after the merge (a key's newest record is what must match). Each row is tested once.
  */
 public final class UnionRead {
     private final Riffle riffle;
     private final LakeSource lake;
-    private final RiffleTable table;
+    private final TableInfo table;
     private final Optional<List<String>> columns;
     private final boolean lakeOnly;
     private final Optional<Predicate> filter;
     private final long tailRowsInMemory;
 
-    /** Up to this many log-tail rows of a primary-key table are held in memory; past it, only their keys. */
-    public static final long DEFAULT_TAIL_ROWS_IN_MEMORY = 200_000;
-
-    private UnionRead(Riffle riffle, LakeSource lake, RiffleTable table, Optional<List<String>> columns,
+    private UnionRead(Riffle riffle, LakeSource lake, TableInfo table, Optional<List<String>> columns,
             boolean lakeOnly, Optional<Predicate> filter, long tailRowsInMemory) {
         this.riffle = requireNonNull(riffle, "riffle is null");
         this.lake = requireNonNull(lake, "lake is null");
@@ -64,13 +85,17 @@ public final class UnionRead {
     }
 
     public static UnionRead of(Riffle riffle, LakeSource lake, RiffleTable table) {
-        return new UnionRead(riffle, lake, table, Optional.empty(), false, Optional.empty(), DEFAULT_TAIL_ROWS_IN_MEMORY);
+        return of(riffle, lake, table.info());
+    }
+
+    public static UnionRead of(Riffle riffle, LakeSource lake, TableInfo table) {
+        return new UnionRead(riffle, lake, table, Optional.empty(), false, Optional.empty(),
+                KeyedMergeReader.DEFAULT_TAIL_ROWS_IN_MEMORY);
     }
 
     /** Only these columns, in this order. */
     public UnionRead columns(List<String> names) {
-        TableInfo info = table.info();
-        Projection.of(info.getRowType(), names, info.getTablePath());
+        Projection.of(table.getRowType(), names, table.getTablePath());
         return new UnionRead(riffle, lake, table, Optional.of(List.copyOf(names)), lakeOnly, filter, tailRowsInMemory);
     }
 
@@ -80,152 +105,160 @@ public final class UnionRead {
     }
 
     /**
-     * How many rows of a primary-key table's log tail may be held in memory for the merge (default
-     * {@value #DEFAULT_TAIL_ROWS_IN_MEMORY}). A longer tail keeps only its keys and where their
-     * newest records are, and is read a second time to emit those records: memory then grows with
-     * the number of keys the tail touched, not with its rows or the table.
+     * How many rows of a primary-key table's log tail the merge may hold in memory (default
+     * {@value KeyedMergeReader#DEFAULT_TAIL_ROWS_IN_MEMORY}); a longer tail keeps only its keys
+     * and is read a second time.
      */
     public UnionRead tailRowsInMemory(long rows) {
         if (rows < 0) {
-            throw new IllegalArgumentException("tail rows in memory must be >= 0, got " + rows);
+            throw new InvalidReadException("Tail rows in memory must be >= 0, got " + rows);
         }
         return new UnionRead(riffle, lake, table, columns, lakeOnly, filter, rows);
     }
 
-    /**
-     * Only rows matching {@code predicate} (built over the table's row type, e.g. with
-     * {@code new PredicateBuilder(table.info().getRowType())}). The lake applies what it can; the
-     * rest, and every row from the log, is checked here, after the primary-key merge.
-     */
+    /** Only rows matching {@code predicate}, built over the table's row type. */
     public UnionRead filter(Predicate predicate) {
         return new UnionRead(riffle, lake, table, columns, lakeOnly, Optional.of(predicate), tailRowsInMemory);
     }
 
-    public UnionReader createReader() throws IOException {
-        TableInfo info = table.info();
-        RowType rowType = info.getRowType();
-        int[] requested = columns.map(c -> Projection.of(rowType, c, info.getTablePath()).requested())
-                .orElseGet(() -> Projection.all(rowType).requested());
-        List<Integer> read = new ArrayList<>();
-        for (int column : requested) {
-            read.add(column);
+    public TableReader createReader() {
+        RowType rowType = table.getRowType();
+        List<String> names = rowType.getFieldNames();
+        List<String> requested = columns.orElse(names);
+        // Read the requested columns, then the key (a merge needs it on both sides), then what the filter reads.
+        List<String> read = new ArrayList<>(requested);
+        if (table.hasPrimaryKey()) {
+            table.getPrimaryKeys().stream().filter(k -> !read.contains(k)).forEach(read::add);
         }
-        Optional<int[]> keys = Optional.empty();
-        if (info.hasPrimaryKey()) {
-            // The merge needs the key on both sides, requested or not.
-            int[] keyPositions = new int[info.getPrimaryKeys().size()];
-            for (int k = 0; k < keyPositions.length; k++) {
-                int column = rowType.getFieldNames().indexOf(info.getPrimaryKeys().get(k));
-                int at = read.indexOf(column);
-                if (at < 0) {
-                    read.add(column);
-                    at = read.size() - 1;
-                }
-                keyPositions[k] = at;
-            }
-            keys = Optional.of(keyPositions);
-        }
-        if (filter.isPresent()) {
-            // The filter's columns are read too, requested or not.
-            for (int column : PredicateFields.of(filter.get())) {
-                if (!read.contains(column)) {
-                    read.add(column);
-                }
-            }
-        }
-        int[] readColumns = read.stream().mapToInt(Integer::intValue).toArray();
+        filter.ifPresent(f -> PredicateColumns.of(f).stream().map(names::get).filter(c -> !read.contains(c))
+                .forEach(read::add));
+        int[] readFields = read.stream().mapToInt(rowType::getFieldIndex).toArray();
         int[] positions = new int[rowType.getFieldCount()];
-        java.util.Arrays.fill(positions, -1);
-        for (int i = 0; i < readColumns.length; i++) {
-            positions[readColumns[i]] = i;
+        Arrays.fill(positions, -1);
+        for (int i = 0; i < readFields.length; i++) {
+            positions[readFields[i]] = i;
         }
-        List<String> readNames = new ArrayList<>();
-        for (int column : readColumns) {
-            readNames.add(rowType.getFieldNames().get(column));
-        }
+        Schema readSchema = ArrowTypeMapping.toArrowSchema(rowType.project(readFields));
+        int[] output = new int[requested.size()];
+        Arrays.setAll(output, i -> i);
 
         Admin admin = riffle.connection().getAdmin();
-        Optional<LakeSnapshot> snapshot = readableSnapshot(admin, info);
-        Optional<LakeScan> lakeScan = Optional.empty();
-        ReadBuilder log = table.read().columns(readNames);
-        if (info.hasPrimaryKey()) {
-            log = log.changelog();
-        }
+        Optional<LakeSnapshot> snapshot = readableSnapshot(admin);
         if (snapshot.isEmpty() && lakeOnly) {
-            throw new IllegalArgumentException("Table " + info.getTablePath() + " has no lake snapshot yet: nothing has"
+            throw new InvalidReadException("Table " + table.getTablePath() + " has no lake snapshot yet: nothing has"
                     + " been tiered (is a tiering service running?)");
         }
-        RowFilter lakeFilter = RowFilter.all();
-        if (snapshot.isPresent()) {
-            List<Predicate> conjuncts = filter.map(PredicateBuilder::splitAnd).orElse(List.of());
-            LakeScan scan = lake.plan(snapshot.get().getSnapshotId(), readColumns, conjuncts);
-            lakeScan = Optional.of(scan);
-            List<Predicate> residual = new ArrayList<>(scan.filters().inexact());
-            residual.addAll(scan.filters().notApplied());
-            lakeFilter = RowFilter.of(residual.isEmpty() ? Optional.empty() : Optional.of(PredicateBuilder.and(residual)),
-                    positions);
-            log = log.from(StartingOffsets.explicit(startOffsets(admin, info, snapshot.get())));
+        TableReader base = snapshot.isPresent()
+                ? lakeRows(snapshot.get(), readFields, positions, read, readSchema)
+                : new EmptyReader(readSchema, riffle.allocator());
+        if (lakeOnly) {
+            return new SelectingReader(base, BatchFilter.all(), Long.MAX_VALUE, output);
         }
-        Optional<BoundedLogReader> logReader;
         try {
-            logReader = lakeOnly ? Optional.empty() : Optional.of(log.createReader());
+            ReadBuilder log = new ReadBuilder(riffle.connection(), table, riffle.allocator(), riffle::lake);
+            log = (table.hasPrimaryKey() ? log.changelog() : log.log()).columns(read);
+            if (snapshot.isPresent()) {
+                log = log.from(StartingOffsets.explicit(startOffsets(admin, snapshot.get())));
+            }
+            BoundedLogReader tail = log.createLogReader();
+            BatchFilter filterRows = BatchFilter.of(filter, positions);
+            if (!table.hasPrimaryKey()) {
+                TableReader logRows = new SelectingReader(tail, filterRows, Long.MAX_VALUE, output);
+                return new ConcatReader(new SelectingReader(base, BatchFilter.all(), Long.MAX_VALUE, output), logRows);
+            }
+            int[] keys = table.getPrimaryKeys().stream().mapToInt(read::indexOf).toArray();
+            Schema outputSchema = ArrowTypeMapping.toArrowSchema(rowType.project(
+                    requested.stream().mapToInt(rowType::getFieldIndex).toArray()));
+            ReadBuilder replayRead = log;
+            Supplier<BoundedLogReader> replay = () -> replayOf(replayRead, tail);
+            return new KeyedMergeReader(base, tail, keys, filterRows, outputSchema, tailRowsInMemory, replay,
+                    riffle.allocator());
         } catch (RuntimeException e) {
-            lakeScan.ifPresent(LakeScan::close);
+            base.close();
             throw e;
         }
-        ReadBuilder replayRead = log;
-        Map<org.apache.fluss.metadata.TableBucket, Long> starts = logReader.map(BoundedLogReader::startOffsets).orElse(Map.of());
-        Map<org.apache.fluss.metadata.TableBucket, Long> stops = logReader.map(BoundedLogReader::stopOffsets).orElse(Map.of());
-        java.util.function.Supplier<BoundedLogReader> replay = () -> {
-            dev.riffle.core.scan.ArrowLogScanner scanner = replayRead.createScanner();
-            try {
-                starts.forEach(scanner::subscribe);
-                return BoundedLogReader.create(scanner, true, stops, Optional.empty());
-            } catch (RuntimeException e) {
-                scanner.close();
-                throw e;
-            }
-        };
-        return new UnionReader(ArrowTypeMapping.toArrowSchema(rowType.project(requested)), requested.length, lakeScan,
-                logReader, riffle.allocator(), keys, lakeFilter, RowFilter.of(filter, positions), tailRowsInMemory,
-                replay);
     }
 
-    private static Optional<LakeSnapshot> readableSnapshot(Admin admin, TableInfo info) throws IOException {
+    /** The lake snapshot's rows in the read columns, with the filter conjuncts the lake could not apply checked. */
+    private TableReader lakeRows(LakeSnapshot snapshot, int[] readFields, int[] positions, List<String> read,
+            Schema readSchema) {
+        List<Predicate> conjuncts = filter.map(PredicateBuilder::splitAnd).orElse(List.of());
+        List<Predicate> pushable = new ArrayList<>();
+        List<Predicate> residual = new ArrayList<>();
+        for (Predicate conjunct : conjuncts) {
+            (LakePushdown.accepts(conjunct, table.getRowType()) ? pushable : residual).add(conjunct);
+        }
+        LakeScan scan;
         try {
-            return Optional.of(admin.getReadableLakeSnapshot(info.getTablePath()).get(60, TimeUnit.SECONDS));
+            scan = lake.plan(snapshot.getSnapshotId(), readFields, pushable);
+        } catch (IOException e) {
+            throw new UncheckedIOException("Cannot plan the lake read of " + table.getTablePath() + ": "
+                    + e.getMessage(), e);
+        }
+        residual.addAll(scan.filters().inexact());
+        residual.addAll(scan.filters().notApplied());
+        BatchFilter lakeFilter = BatchFilter.of(residual.isEmpty() ? Optional.empty()
+                : Optional.of(PredicateBuilder.and(residual)), positions);
+        int[] all = new int[read.size()];
+        Arrays.setAll(all, i -> i);
+        TableReader rows = new LakeSplitsReader(scan, readSchema, snapshot.getTableBucketsOffset(), riffle.allocator());
+        return lakeFilter.acceptsAll() ? rows : new SelectingReader(rows, lakeFilter, Long.MAX_VALUE, all);
+    }
+
+    /** A second read of the same tail (the log below the stop offsets never changes). */
+    private static BoundedLogReader replayOf(ReadBuilder read, BoundedLogReader tail) {
+        ArrowLogScanner scanner = read.createScanner();
+        try {
+            tail.startOffsets().forEach(scanner::subscribe);
+            return BoundedLogReader.create(scanner, true, tail.stopOffsets(), Optional.empty());
+        } catch (RuntimeException e) {
+            scanner.close();
+            throw e;
+        }
+    }
+
+    private Optional<LakeSnapshot> readableSnapshot(Admin admin) {
+        try {
+            return Optional.of(admin.getReadableLakeSnapshot(table.getTablePath()).get(60, TimeUnit.SECONDS));
         } catch (ExecutionException e) {
             if (e.getCause() instanceof LakeTableSnapshotNotExistException) {
                 return Optional.empty();
             }
-            throw new IOException("Cannot get the lake snapshot of " + info.getTablePath() + ": "
+            throw new IllegalStateException("Cannot get the lake snapshot of " + table.getTablePath() + ": "
                     + e.getCause().getMessage(), e.getCause());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new IllegalStateException("Interrupted while getting the lake snapshot of " + table.getTablePath(), e);
         } catch (Exception e) {
-            throw new IOException("Cannot get the lake snapshot of " + info.getTablePath() + ": " + e.getMessage(), e);
+            throw new IllegalStateException("Cannot get the lake snapshot of " + table.getTablePath() + ": "
+                    + e.getMessage(), e);
         }
     }
 
     /** The log starts where the lake snapshot ends; partitions the log no longer has are left out. */
-    private static Map<BucketRef, Long> startOffsets(Admin admin, TableInfo info, LakeSnapshot snapshot)
-            throws IOException {
+    private Map<BucketRef, Long> startOffsets(Admin admin, LakeSnapshot snapshot) {
         Map<Long, String> partitions = new HashMap<>();
-        if (info.isPartitioned()) {
+        if (table.isPartitioned()) {
             try {
-                for (PartitionInfo partition : admin.listPartitionInfos(info.getTablePath()).get(60, TimeUnit.SECONDS)) {
+                for (PartitionInfo partition : admin.listPartitionInfos(table.getTablePath()).get(60, TimeUnit.SECONDS)) {
                     partitions.put(partition.getPartitionId(), partition.getPartitionName());
                 }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while listing the partitions of " + table.getTablePath(), e);
             } catch (Exception e) {
-                throw new IOException("Cannot list the partitions of " + info.getTablePath(), e);
+                throw new IllegalStateException("Cannot list the partitions of " + table.getTablePath(), e);
             }
         }
         Map<BucketRef, Long> starts = new HashMap<>();
-        snapshot.getTableBucketsOffset().forEach((bucket, offset) -> {
+        for (Map.Entry<TableBucket, Long> entry : snapshot.getTableBucketsOffset().entrySet()) {
+            TableBucket bucket = entry.getKey();
             if (bucket.getPartitionId() == null) {
-                starts.put(BucketRef.of(bucket.getBucket()), offset);
+                starts.put(BucketRef.of(bucket.getBucket()), entry.getValue());
             } else if (partitions.containsKey(bucket.getPartitionId())) {
-                starts.put(BucketRef.of(partitions.get(bucket.getPartitionId()), bucket.getBucket()), offset);
+                starts.put(BucketRef.of(partitions.get(bucket.getPartitionId()), bucket.getBucket()), entry.getValue());
             }
-        });
+        }
         return starts;
     }
 }

@@ -10,6 +10,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
@@ -47,7 +48,9 @@ class KvSnapshotTieringIT {
             await().atMost(Duration.ofSeconds(30)).until(() ->
                     admin.getLatestKvSnapshots(path).get().getSnapshotId(0).isPresent());
 
+            BufferAllocator tieringMemory;
             try (TieringService tiering = TieringServiceIT.start(cluster)) {
+                tieringMemory = tiering.allocator();
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() ->
                         assertThat(lake(cluster, path)).isEqualTo(oracle));
                 // The first round wrote the snapshot's rows, which carry no log offset in the lake: keys
@@ -62,6 +65,7 @@ class KvSnapshotTieringIT {
                 await().atMost(Duration.ofSeconds(60)).ignoreExceptions().untilAsserted(() ->
                         assertThat(lake(cluster, path)).isEqualTo(oracle));
             }
+            LakeReadBack.assertNoArrowMemoryLeft(tieringMemory);
         }
     }
 

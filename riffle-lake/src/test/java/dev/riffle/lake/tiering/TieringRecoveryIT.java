@@ -18,6 +18,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TablePath;
@@ -55,12 +56,17 @@ class TieringRecoveryIT {
         } finally {
             crashing.close();
         }
+        // The round that "died" between the commits returned its Arrow memory all the same.
+        LakeReadBack.assertNoArrowMemoryLeft(crashing.allocator());
 
         append(connection, path, 500, 800);
+        BufferAllocator tieringMemory;
         try (TieringService recovered = TieringServiceIT.start(cluster)) {
+            tieringMemory = recovered.allocator();
             await().atMost(Duration.ofSeconds(90)).untilAsserted(() -> assertThat(TieringServiceIT.lakeIds(cluster, path))
                     .containsExactlyInAnyOrderElementsOf(range(0, 800)));
         }
+        LakeReadBack.assertNoArrowMemoryLeft(tieringMemory);
     }
 
     @Test

@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.OffsetSpec;
@@ -58,7 +59,9 @@ public class TieringServiceIT {
         TablePath path = names.table("log");
         createLakeTable(connection, path, LOG, 2);
         append(connection, path, 0, 1_000);
+        BufferAllocator tieringMemory;
         try (TieringService tiering = start(cluster)) {
+            tieringMemory = tiering.allocator();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(lakeIds(cluster, path))
                     .containsExactlyInAnyOrderElementsOf(range(0, 1_000)));
             append(connection, path, 1_000, 1_500);
@@ -75,6 +78,7 @@ public class TieringServiceIT {
             }
             assertThat(tiering.tieredTables()).anySatisfy(t -> assertThat(t.table()).isEqualTo(path));
         }
+        LakeReadBack.assertNoArrowMemoryLeft(tieringMemory);
     }
 
     @Test
@@ -102,9 +106,12 @@ public class TieringServiceIT {
             }
         }
         assertThat(expected).hasSize(3_000);
+        BufferAllocator tieringMemory;
         try (TieringService tiering = start(cluster)) {
+            tieringMemory = tiering.allocator();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(lakeIds(cluster, path)).hasSize(3_000));
         }
+        LakeReadBack.assertNoArrowMemoryLeft(tieringMemory);
         Map<Integer, String> lake = LakeTables.rows(cluster.lakeCatalogOptions(), path, row -> Map.entry(row.getInt(0),
                 row.getInt(2) + "/" + row.getLong(3) + "/" + row.getTimestamp(4, 3).getMillisecond()))
                 .stream().collect(Collectors.toMap(Map.Entry::getKey, Map.Entry::getValue));
@@ -131,11 +138,14 @@ public class TieringServiceIT {
         }
         List<String> expected = IntStream.range(0, 100).filter(i -> i % 10 != 0)
                 .mapToObj(i -> i + "=" + (i % 2 == 0 ? "v2-" : "v1-") + i).collect(Collectors.toList());
+        BufferAllocator tieringMemory;
         try (TieringService tiering = start(cluster)) {
+            tieringMemory = tiering.allocator();
             await().atMost(Duration.ofSeconds(60)).untilAsserted(() -> assertThat(
                     LakeTables.rows(cluster.lakeCatalogOptions(), path, row -> row.getInt(0) + "=" + row.getString(1)))
                     .containsExactlyInAnyOrderElementsOf(expected));
         }
+        LakeReadBack.assertNoArrowMemoryLeft(tieringMemory);
     }
 
     public static void append(Connection connection, TablePath path, int from, int to) throws Exception {

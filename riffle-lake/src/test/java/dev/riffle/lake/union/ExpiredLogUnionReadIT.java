@@ -3,6 +3,7 @@ package dev.riffle.lake.union;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.Riffle;
 import dev.riffle.lake.tiering.TieringService;
 import dev.riffle.lake.tiering.TieringServiceIT;
@@ -72,9 +73,9 @@ class ExpiredLogUnionReadIT {
             long earliest = admin.listOffsets(path, List.of(0), new OffsetSpec.EarliestSpec()).all().get().get(0);
             Set<Integer> ids = new HashSet<>();
             try (Riffle riffle = Riffle.using(connection, allocator);
-                    UnionReader reader = UnionReadIT.unionRead(cluster, riffle, path).createReader()) {
+                    TableReader reader = UnionReadIT.unionRead(cluster, riffle, path).createReader()) {
                 while (reader.hasNext()) {
-                    try (VectorSchemaRoot batch = reader.next()) {
+                    try (VectorSchemaRoot batch = reader.next().root()) {
                         for (int i = 0; i < batch.getRowCount(); i++) {
                             assertThat(ids.add((Integer) batch.getVector("id").getObject(i))).isTrue();
                         }

@@ -3,6 +3,7 @@ package dev.riffle.lake.union;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.Riffle;
 import dev.riffle.lake.tiering.TieringService;
 import dev.riffle.lake.tiering.TieringServiceIT;
@@ -62,9 +63,9 @@ class LakeOnlyPartitionIT {
         }
         Map<String, String> rows = new TreeMap<>();
         try (BufferAllocator allocator = new RootAllocator(); Riffle riffle = Riffle.using(connection, allocator);
-                UnionReader reader = UnionReadIT.unionRead(cluster, riffle, path).createReader()) {
+                TableReader reader = UnionReadIT.unionRead(cluster, riffle, path).createReader()) {
             while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
+                try (VectorSchemaRoot batch = reader.next().root()) {
                     for (int i = 0; i < batch.getRowCount(); i++) {
                         String day = batch.getVector("day").getObject(i).toString();
                         assertThat(rows.put(day + "/" + batch.getVector("id").getObject(i), day)).isNull();

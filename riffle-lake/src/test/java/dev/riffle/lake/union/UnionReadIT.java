@@ -8,6 +8,7 @@ import static dev.riffle.lake.tiering.TieringServiceIT.range;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.RiffleTable;
 import dev.riffle.lake.source.FlussPluginLakeSource;
@@ -64,10 +65,10 @@ class UnionReadIT {
 
         Map<Integer, String> rows = new TreeMap<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                UnionReader reader = unionRead(cluster, riffle, path).createReader()) {
+                TableReader reader = unionRead(cluster, riffle, path).createReader()) {
             assertThat(reader.lakeSnapshotId()).isPresent();
             while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
+                try (VectorSchemaRoot batch = reader.next().root()) {
                     for (int i = 0; i < batch.getRowCount(); i++) {
                         Integer id = (Integer) batch.getVector("id").getObject(i);
                         assertThat(rows.put(id, batch.getVector("name").getObject(i).toString()))
@@ -83,10 +84,10 @@ class UnionReadIT {
         List<Integer> filtered = new ArrayList<>();
         try (Riffle riffle = Riffle.using(connection, allocator)) {
             PredicateBuilder where = new PredicateBuilder(riffle.table(path).info().getRowType());
-            try (UnionReader reader = unionRead(cluster, riffle, path).columns(List.of("name"))
+            try (TableReader reader = unionRead(cluster, riffle, path).columns(List.of("name"))
                     .filter(where.between(0, 990, 1_009)).createReader()) {
                 while (reader.hasNext()) {
-                    try (VectorSchemaRoot batch = reader.next()) {
+                    try (VectorSchemaRoot batch = reader.next().root()) {
                         for (int i = 0; i < batch.getRowCount(); i++) {
                             filtered.add(Integer.parseInt(batch.getVector(0).getObject(i).toString().substring(5)));
                         }
@@ -131,10 +132,10 @@ class UnionReadIT {
 
         Map<Integer, String> rows = new TreeMap<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                UnionReader reader = unionRead(cluster, riffle, path).columns(List.of("name", "id")).createReader()) {
+                TableReader reader = unionRead(cluster, riffle, path).columns(List.of("name", "id")).createReader()) {
             assertThat(reader.schema().getFields()).extracting(f -> f.getName()).containsExactly("name", "id");
             while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
+                try (VectorSchemaRoot batch = reader.next().root()) {
                     for (int i = 0; i < batch.getRowCount(); i++) {
                         Integer id = (Integer) batch.getVector(1).getObject(i);
                         assertThat(rows.put(id, batch.getVector(0).getObject(i).toString()))
@@ -148,9 +149,9 @@ class UnionReadIT {
         // A tail longer than what may stay in memory keeps only its keys and is read twice: same rows.
         Map<Integer, String> replayed = new TreeMap<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                UnionReader reader = unionRead(cluster, riffle, path).tailRowsInMemory(10).createReader()) {
+                TableReader reader = unionRead(cluster, riffle, path).tailRowsInMemory(10).createReader()) {
             while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
+                try (VectorSchemaRoot batch = reader.next().root()) {
                     for (int i = 0; i < batch.getRowCount(); i++) {
                         Integer id = (Integer) batch.getVector("id").getObject(i);
                         assertThat(replayed.put(id, batch.getVector("name").getObject(i).toString()))
@@ -169,11 +170,11 @@ class UnionReadIT {
             PredicateBuilder where = new PredicateBuilder(table.info().getRowType());
             Predicate predicate = PredicateBuilder.and(where.startsWith(1, BinaryString.fromString("lake-")),
                     where.lessThan(0, 150));
-            try (UnionReader reader = unionRead(cluster, riffle, path).columns(List.of("id")).filter(predicate)
+            try (TableReader reader = unionRead(cluster, riffle, path).columns(List.of("id")).filter(predicate)
                     .createReader()) {
                 assertThat(reader.schema().getFields()).extracting(f -> f.getName()).containsExactly("id");
                 while (reader.hasNext()) {
-                    try (VectorSchemaRoot batch = reader.next()) {
+                    try (VectorSchemaRoot batch = reader.next().root()) {
                         for (int i = 0; i < batch.getRowCount(); i++) {
                             Integer id = (Integer) batch.getVector(0).getObject(i);
                             filtered.put(id, oracle.get(id));
@@ -199,10 +200,10 @@ class UnionReadIT {
         append(connection, path, 0, 300);
         List<Integer> ids = new ArrayList<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
-                UnionReader reader = unionRead(cluster, riffle, path).createReader()) {
+                TableReader reader = unionRead(cluster, riffle, path).createReader()) {
             assertThat(reader.lakeSnapshotId()).isEmpty();
             while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
+                try (VectorSchemaRoot batch = reader.next().root()) {
                     for (int i = 0; i < batch.getRowCount(); i++) {
                         ids.add((Integer) batch.getVector("id").getObject(i));
                     }

@@ -3,6 +3,7 @@ package dev.riffle.lake.union;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.Riffle;
 import dev.riffle.lake.tiering.TieringService;
 import dev.riffle.lake.tiering.TieringServiceIT;
@@ -82,7 +83,7 @@ class UnionReadModelIT {
                     tierings++;
                 } else {
                     // Half the reads hold little of the tail in memory, so the key-only merge runs too.
-                    long tailRows = random.nextBoolean() ? 7 : UnionRead.DEFAULT_TAIL_ROWS_IN_MEMORY;
+                    long tailRows = random.nextBoolean() ? 7 : dev.riffle.core.merge.KeyedMergeReader.DEFAULT_TAIL_ROWS_IN_MEMORY;
                     assertThat(unionRows(cluster, riffle, logTable, tailRows)).as("log table at step %s (seed %s)", step, seed)
                             .isEqualTo(logOracle);
                     assertThat(unionRows(cluster, riffle, pkTable, tailRows)).as("pk table at step %s (seed %s)", step, seed)
@@ -142,9 +143,9 @@ class UnionReadModelIT {
     private static Map<String, String> unionRows(LocalCluster cluster, Riffle riffle, TablePath path, long tailRows)
             throws Exception {
         Map<String, String> rows = new TreeMap<>();
-        try (UnionReader reader = UnionReadIT.unionRead(cluster, riffle, path).tailRowsInMemory(tailRows).createReader()) {
+        try (TableReader reader = UnionReadIT.unionRead(cluster, riffle, path).tailRowsInMemory(tailRows).createReader()) {
             while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next()) {
+                try (VectorSchemaRoot batch = reader.next().root()) {
                     for (int i = 0; i < batch.getRowCount(); i++) {
                         String key = batch.getVector("p").getObject(i) + "/" + batch.getVector("id").getObject(i);
                         String previous = rows.put(key, batch.getVector("v").getObject(i).toString());

@@ -5,6 +5,7 @@ import static dev.riffle.lake.tiering.TieringServiceIT.createLakeTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.Riffle;
 import dev.riffle.lake.tiering.TieringService;
 import dev.riffle.lake.tiering.TieringServiceIT;
@@ -72,10 +73,10 @@ class UnionReadWhileWritingIT {
             while (System.nanoTime() < deadline || !sawLake || reads < 5) {
                 int before = acknowledged.get();
                 Set<Integer> ids = new HashSet<>();
-                try (UnionReader reader = UnionReadIT.unionRead(cluster, riffle, path).createReader()) {
+                try (TableReader reader = UnionReadIT.unionRead(cluster, riffle, path).createReader()) {
                     sawLake |= reader.lakeSnapshotId().isPresent();
                     while (reader.hasNext()) {
-                        try (VectorSchemaRoot batch = reader.next()) {
+                        try (VectorSchemaRoot batch = reader.next().root()) {
                             for (int i = 0; i < batch.getRowCount(); i++) {
                                 Integer id = (Integer) batch.getVector("id").getObject(i);
                                 assertThat(ids.add(id)).as("id %s read twice in read %s", id, reads).isTrue();

@@ -1,6 +1,8 @@
 package dev.riffle.sql.catalog;
 
 import java.math.BigDecimal;
+import java.util.ArrayList;
+import java.util.List;
 import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
@@ -10,6 +12,7 @@ import org.apache.fluss.types.BinaryType;
 import org.apache.fluss.types.CharType;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.DataTypes;
 import org.apache.fluss.types.DecimalType;
 import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.RowType;
@@ -68,6 +71,59 @@ public final class SqlTypes {
             default -> factory.createSqlType(SqlTypeName.VARCHAR);
         };
         return factory.createTypeWithNullability(sql, type.isNullable());
+    }
+
+    /**
+     * The Fluss type of a SQL result column (what a statement computed): the reverse of
+     * {@link #sqlType}, with {@code CHAR} as {@code STRING} (Calcite pads computed text to its
+     * longest branch), times and timestamps at Calcite's millisecond precision, and types Fluss
+     * has no counterpart for (intervals, symbols) as their text.
+     */
+    public static DataType flussType(RelDataType type) {
+        DataType fluss = switch (type.getSqlTypeName()) {
+            case BOOLEAN -> DataTypes.BOOLEAN();
+            case TINYINT -> DataTypes.TINYINT();
+            case SMALLINT -> DataTypes.SMALLINT();
+            case INTEGER -> DataTypes.INT();
+            case BIGINT -> DataTypes.BIGINT();
+            case REAL -> DataTypes.FLOAT();
+            case FLOAT, DOUBLE -> DataTypes.DOUBLE();
+            case DECIMAL -> DataTypes.DECIMAL(Math.min(Math.max(type.getPrecision(), 1), 38),
+                    Math.max(0, Math.min(type.getScale(), Math.min(Math.max(type.getPrecision(), 1), 38))));
+            case BINARY, VARBINARY -> DataTypes.BYTES();
+            case DATE -> DataTypes.DATE();
+            case TIME -> DataTypes.TIME(MAX_TIME_PRECISION);
+            case TIMESTAMP -> DataTypes.TIMESTAMP(MAX_TIME_PRECISION);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> DataTypes.TIMESTAMP_LTZ(MAX_TIME_PRECISION);
+            case ARRAY -> DataTypes.ARRAY(flussType(type.getComponentType()));
+            case MAP -> DataTypes.MAP(flussType(type.getKeyType()), flussType(type.getValueType()));
+            case ROW -> {
+                List<DataField> fields = new ArrayList<>();
+                for (var field : type.getFieldList()) {
+                    fields.add(new DataField(field.getName(), flussType(field.getType())));
+                }
+                yield new RowType(fields);
+            }
+            default -> DataTypes.STRING();
+        };
+        return type.isNullable() ? fluss : fluss.copy(false);
+    }
+
+    /**
+     * The SQL name of a Fluss type's values, as JDBC's {@code getColumnTypeName} gives it
+     * ({@code INTEGER}, {@code VARCHAR}, {@code DECIMAL}, {@code TIMESTAMP_WITH_LOCAL_TIME_ZONE}).
+     */
+    public static String typeName(DataType type) {
+        return switch (type.getTypeRoot()) {
+            case INTEGER -> "INTEGER";
+            case FLOAT -> "REAL";
+            case STRING -> "VARCHAR";
+            case BYTES -> "VARBINARY";
+            case TIME_WITHOUT_TIME_ZONE -> "TIME";
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> "TIMESTAMP";
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> "TIMESTAMP_WITH_LOCAL_TIME_ZONE";
+            default -> type.getTypeRoot().name();
+        };
     }
 
     /** The class of Calcite's internal value for a column of this type (as {@code RexLiteral.getValueAs} takes it). */

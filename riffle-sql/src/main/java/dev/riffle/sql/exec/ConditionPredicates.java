@@ -4,18 +4,14 @@ import dev.riffle.sql.planner.PushedCondition;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import org.apache.calcite.DataContext;
-import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.predicate.Predicate;
 import org.apache.fluss.predicate.PredicateBuilder;
-import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.RowType;
 
 /**
  * Turns the conditions a scan absorbed into a Fluss {@link Predicate} over the table's row type,
- * binding {@code ?} parameters from the execution's {@link DataContext}; and decides which
- * partitions can hold matching rows.
+ * binding {@code ?} parameters from the execution's {@link DataContext}.
  */
 final class ConditionPredicates {
     private final RowType rowType;
@@ -37,22 +33,6 @@ final class ConditionPredicates {
         return PredicateBuilder.and(predicates);
     }
 
-    /** The partitions whose key values satisfy every condition (the conditions read partition keys only). */
-    List<String> matchingPartitions(List<PartitionInfo> partitions, List<PushedCondition> conditions) {
-        Predicate predicate = predicate(conditions);
-        List<String> names = new ArrayList<>();
-        for (PartitionInfo partition : partitions) {
-            Map<String, Object> values = PredicateBuilder.convertSpecToInternal(
-                    partition.getPartitionSpec().getSpecMap(), rowType);
-            GenericRow row = new GenericRow(rowType.getFieldCount());
-            values.forEach((column, value) -> row.setField(rowType.getFieldIndex(column), value));
-            if (predicate.test(row)) {
-                names.add(partition.getPartitionName());
-            }
-        }
-        return names;
-    }
-
     private Predicate predicate(PushedCondition condition) {
         if (condition instanceof PushedCondition.AllOf all) {
             return PredicateBuilder.and(all.children().stream().map(this::predicate).toList());
@@ -64,8 +44,7 @@ final class ConditionPredicates {
         int column = rowType.getFieldIndex(leaf.column());
         List<Object> values = new ArrayList<>();
         for (ReadPlan.KeyValue value : leaf.values()) {
-            Object sql = value.isParameter() ? context.get("?" + value.parameter()) : value.literal();
-            Object fluss = FlussValues.toFluss(sql, rowType.getTypeAt(column), leaf.column());
+            Object fluss = FlussValues.toFluss(Bindings.value(value, context), rowType.getTypeAt(column), leaf.column());
             if (fluss == null) {
                 // a comparison with NULL holds for no row
                 return PredicateBuilder.and(builder.isNull(column), builder.isNotNull(column));

@@ -3,7 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
-import dev.riffle.lake.config.LakeConfig;
+import dev.riffle.core.read.ReadBuilder;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -20,8 +20,8 @@ import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 
 /**
- * What one SQL connection holds on to: a {@link Riffle} (Fluss connection + Arrow allocator),
- * the cluster's lake settings, and the Fluss table handles and lookupers that point queries
+ * What one SQL connection holds on to: a {@link Riffle} (Fluss connection, Arrow allocator and
+ * the lake side, found once), and the Fluss table handles and lookupers that point queries
  * reuse. Thread-safe; closed with the JDBC connection.
  */
 public final class FlussSession implements AutoCloseable {
@@ -35,7 +35,6 @@ public final class FlussSession implements AutoCloseable {
     private final Riffle riffle;
     private final Map<TablePath, Table> tables = new ConcurrentHashMap<>();
     private final Map<LookuperKey, Lookuper> lookupers = new ConcurrentHashMap<>();
-    private volatile Optional<LakeConfig> lake;
 
     private FlussSession(Riffle riffle) {
         this.riffle = requireNonNull(riffle, "riffle is null");
@@ -80,18 +79,14 @@ public final class FlussSession implements AutoCloseable {
         }
     }
 
-    /** The lake the cluster tiers into, if it has one (asked once). */
-    public Optional<LakeConfig> lake() {
-        Optional<LakeConfig> known = lake;
-        if (known == null) {
-            try {
-                known = LakeConfig.discover(admin());
-            } catch (Exception e) {
-                throw failure("read the cluster's lake settings", e);
-            }
-            lake = known;
-        }
-        return known;
+    /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */
+    public ReadBuilder read(TableInfo table) {
+        return read(table, riffle.allocator());
+    }
+
+    /** As {@link #read(TableInfo)}, its batches allocated from {@code allocator}. */
+    public ReadBuilder read(TableInfo table, org.apache.arrow.memory.BufferAllocator allocator) {
+        return new ReadBuilder(riffle.connection(), table, allocator, riffle::lake);
     }
 
     /** A Fluss table handle, opened once per session. */

@@ -23,64 +23,12 @@ import org.apache.fluss.types.RowType;
 import org.apache.fluss.types.DecimalType;
 
 /**
- * Converts between Fluss's internal row values and Calcite's Java values, for lookups: key
- * values (literals or bound parameters) go to Fluss, looked-up rows come back.
+ * Fluss's internal values for Calcite's Java values: key values and filter constants (literals or
+ * bound parameters) on their way to Fluss, and the rows SQL writes. The other direction is the
+ * value layer's ({@code CalciteValueSink}).
  */
 final class FlussValues {
     private FlussValues() {}
-
-    /** Calcite's value of one field of a Fluss row. */
-    static Object toSql(InternalRow row, int position, DataType type) {
-        return internalToSql(InternalRow.createFieldGetter(type, position).getFieldOrNull(row), type);
-    }
-
-    /** Calcite's value of one Fluss internal value ({@code ARRAY}: a {@code List}, {@code MAP}: a {@code Map}). */
-    private static Object internalToSql(Object value, DataType type) {
-        if (value == null) {
-            return null;
-        }
-        return switch (type.getTypeRoot()) {
-            case ARRAY -> {
-                DataType elementType = ((ArrayType) type).getElementType();
-                yield elements((InternalArray) value, elementType);
-            }
-            case MAP -> {
-                MapType mapType = (MapType) type;
-                InternalMap map = (InternalMap) value;
-                List<Object> keys = elements(map.keyArray(), mapType.getKeyType());
-                List<Object> values = elements(map.valueArray(), mapType.getValueType());
-                Map<Object, Object> out = new LinkedHashMap<>();
-                for (int i = 0; i < keys.size(); i++) {
-                    out.put(keys.get(i), values.get(i));
-                }
-                yield out;
-            }
-            case CHAR, STRING -> value.toString();
-            case BINARY, BYTES -> new ByteString((byte[]) value);
-            case DECIMAL -> ((Decimal) value).toBigDecimal();
-            case TIMESTAMP_WITHOUT_TIME_ZONE -> ((TimestampNtz) value).getMillisecond();
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> ((TimestampLtz) value).getEpochMillisecond();
-            case ROW -> {
-                RowType rowType = (RowType) type;
-                InternalRow nested = (InternalRow) value;
-                Object[] fields = new Object[rowType.getFieldCount()];
-                for (int i = 0; i < fields.length; i++) {
-                    fields[i] = toSql(nested, i, rowType.getTypeAt(i));
-                }
-                yield fields;
-            }
-            default -> value;
-        };
-    }
-
-    private static List<Object> elements(InternalArray array, DataType elementType) {
-        InternalArray.ElementGetter getter = InternalArray.createElementGetter(elementType);
-        List<Object> out = new ArrayList<>(array.size());
-        for (int i = 0; i < array.size(); i++) {
-            out.add(internalToSql(getter.getElementOrNull(array, i), elementType));
-        }
-        return out;
-    }
 
     /**
      * Fluss's internal value for a Calcite value (a literal or a JDBC parameter, which may come as

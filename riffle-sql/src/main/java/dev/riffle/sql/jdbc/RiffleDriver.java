@@ -51,6 +51,11 @@ public final class RiffleDriver extends Driver {
     }
 
     @Override
+    protected String getFactoryClassName(JdbcVersion jdbcVersion) {
+        return RiffleJdbcFactory.class.getName();
+    }
+
+    @Override
     protected DriverVersion createDriverVersion() {
         return new DriverVersion("Riffle JDBC Driver", "0.1.0", "Riffle", "0.1.0", true, 0, 1, 0, 1);
     }

@@ -1,6 +1,15 @@
 package dev.riffle.sql.jdbc;
 
+import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.planner.FlussRules;
+import org.apache.calcite.adapter.enumerable.EnumerableConvention;
+import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.interpreter.BindableConvention;
+import org.apache.calcite.plan.Convention;
+import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rex.RexBuilder;
 import java.util.Optional;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -12,6 +21,26 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
  * Fluss.
  */
 final class RifflePrepare extends CalcitePrepareImpl {
+    /** The direct read of the statement being prepared, found when its plan is implemented (one per statement). */
+    private java.util.Optional<DirectRead> directRead = java.util.Optional.empty();
+
+    @Override
+    protected CalcitePreparingStmt getPreparingStmt(org.apache.calcite.jdbc.CalcitePrepare.Context context,
+            java.lang.reflect.Type elementType, CalciteCatalogReader catalogReader, RelOptPlanner planner) {
+        JavaTypeFactory typeFactory = context.getTypeFactory();
+        EnumerableRel.Prefer prefer = elementType == Object[].class
+                ? EnumerableRel.Prefer.ARRAY : EnumerableRel.Prefer.CUSTOM;
+        Convention convention = enableBindable ? BindableConvention.INSTANCE : EnumerableConvention.INSTANCE;
+        return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
+                createCluster(planner, new RexBuilder(typeFactory)), convention, createConvertletTable()) {
+            @Override
+            protected PreparedResult implement(RelRoot root) {
+                directRead = DirectRead.match(root);
+                return super.implement(root);
+            }
+        };
+    }
+
     @Override
     protected RelOptPlanner createPlanner(org.apache.calcite.jdbc.CalcitePrepare.Context prepareContext,
             org.apache.calcite.plan.Context externalContext, RelOptCostFactory costFactory) {
@@ -28,7 +57,10 @@ final class RifflePrepare extends CalcitePrepareImpl {
     public <T> CalciteSignature<T> prepareSql(org.apache.calcite.jdbc.CalcitePrepare.Context context, Query<T> query,
             java.lang.reflect.Type elementType, long maxRowCount) {
         try {
-            return ConstantFailures.guard(super.prepareSql(context, query, elementType, maxRowCount));
+            CalciteSignature<T> signature = ConstantFailures.guard(super.prepareSql(context, query, elementType,
+                    maxRowCount));
+            directRead.ifPresent(read -> signature.internalParameters.put(DirectRead.KEY, read));
+            return signature;
         } catch (RuntimeException e) {
             Throwable cause = e;
             while (cause.getMessage() != null && cause.getMessage().startsWith("Error while applying rule")

@@ -10,11 +10,11 @@ import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * Hands a scan the filter conditions it can apply itself ({@link ReadPlan#absorbs}): on a read
- * through the lake every condition Fluss's predicates express (Paimon prunes files and row groups
- * with them; the union read re-checks what Paimon could not apply exactly, and the log tail), on
- * partitioned tables conditions on the partition keys (whole partitions are skipped). What the
- * scan absorbs leaves the plan; the rest stays in a filter above it, visible in EXPLAIN.
+ * Hands a scan the filter conditions it can apply itself ({@link ReadPlan#absorbs}): every
+ * condition Fluss's predicates express. The read façade tests them on the Arrow batches (after
+ * a primary-key merge), skips the partitions they rule out, and gives them to the lake, which
+ * prunes files and row groups (the union read re-checks what the lake could not apply exactly).
+ * What the scan absorbs leaves the plan; the rest stays in a filter above it, visible in EXPLAIN.
  */
 public final class FilterPushdownRule extends RelOptRule {
     public static final FilterPushdownRule INSTANCE = new FilterPushdownRule();
@@ -28,8 +28,7 @@ public final class FilterPushdownRule extends RelOptRule {
     public boolean matches(RelOptRuleCall call) {
         FlussScan scan = call.rel(1);
         ReadPlan plan = scan.plan();
-        return plan.access() instanceof ReadPlan.Scan && plan.limit().isEmpty() && plan.filters().isEmpty()
-                && (plan.readsLake() || plan.table().isPartitioned());
+        return plan.access() instanceof ReadPlan.Scan && plan.limit().isEmpty() && plan.filters().isEmpty();
     }
 
     @Override

@@ -2,6 +2,8 @@ package dev.riffle.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.read.ReadIntent;
+import dev.riffle.core.read.ReadPath;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -10,8 +12,10 @@ import org.apache.fluss.metadata.TableInfo;
 
 /**
  * What one scan reads, as plain data: the table and which of its SQL views ({@link Source}), the
- * access path ({@link Access}), the columns and an optional row limit. Rules produce plans;
- * {@code dev.riffle.sql.exec.ScanExecutor} runs them.
+ * access ({@link Access}: lookups by key, or a read of the table through Riffle's read façade,
+ * whose concrete path is {@link #path()}), the columns, the conditions it applies and an optional
+ * row limit. Rules produce plans; {@code dev.riffle.sql.exec.ScanExecutor} runs them. EXPLAIN
+ * ({@link #describe()}) and execution switch on the same values.
  *
  * @param columns positions in the SQL table's row type, in output order
  * @param limit at most this many rows: a literal or a {@code ?} parameter
@@ -123,37 +127,35 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
     }
 
     /**
-     * Whether a filter condition can be applied by the read itself: any condition on a read
-     * through the lake (the union read checks the lake's answer and the log tail), otherwise one on
-     * partition keys only (whole partitions are skipped).
+     * Whether a filter condition can be applied by the read itself: every condition on the
+     * table's columns can (the read façade tests it on the Arrow batches, after a primary-key
+     * merge; partitions it rules out and lake files it prunes are not read).
      */
     public boolean absorbs(PushedCondition condition) {
-        return readsLake() || (table.isPartitioned() && table.getPartitionKeys().containsAll(condition.columns()));
+        return access instanceof Scan && table.getRowType().getFieldNames().containsAll(condition.columns());
     }
 
     public boolean primaryKeyTable() {
         return table.hasPrimaryKey();
     }
 
-    /** Whether the read goes through the lake (a union or lake-only read). */
-    public boolean readsLake() {
-        return source == Source.LAKE || (source == Source.CURRENT && table.getTableConfig().isDataLakeEnabled());
-    }
-
-    /** The scan's name in EXPLAIN when it reads every row. */
-    public String scanName() {
+    /** What the SQL table asks of the read façade. */
+    public ReadIntent intent() {
         return switch (source) {
-            case CHANGELOG -> "ChangelogScan";
-            case LAKE -> "LakeScan";
-            case LOG -> primaryKeyTable() ? "KeyedLogScan" : "LogScan";
-            case CURRENT -> readsLake() ? "UnionScan" : primaryKeyTable() ? "KeyedLogScan" : "LogScan";
+            case CURRENT, LOG -> ReadIntent.CURRENT;
+            case LAKE -> ReadIntent.LAKE;
+            case CHANGELOG -> ReadIntent.CHANGELOG;
         };
     }
 
-    /** Whether a limit is served by Fluss's KV limit scan (PK tables read from Fluss alone). */
-    public boolean kvLimitScan() {
-        return access instanceof Scan && limit.isPresent() && primaryKeyTable() && filters.isEmpty()
-                && (source == Source.LOG || (source == Source.CURRENT && !readsLake()));
+    /** Whether the current rows come through the lake ({@code t$log} reads Fluss alone). */
+    public boolean throughLake() {
+        return source != Source.LOG;
+    }
+
+    /** The reader a {@link Scan} access takes, as the read façade decides it. */
+    public ReadPath path() {
+        return ReadPath.choose(table, intent(), throughLake(), !filters.isEmpty(), limit.isPresent());
     }
 
     /** The access path as EXPLAIN shows it. */
@@ -165,11 +167,11 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
         } else if (access instanceof PrefixLookup prefix) {
             path = "PrefixLookup[" + render(prefix.prefixColumns(), prefix.prefix()) + "]";
         } else if (limit.isPresent()) {
-            path = "LimitScan[" + limit.get() + (kvLimitScan() ? ", kv" : ", " + scanName()) + "]";
+            path = "LimitScan[" + limit.get() + ", " + path().displayName() + "]";
             return filters.isEmpty() ? path : path + filters.stream().map(PushedCondition::describe)
                     .collect(Collectors.joining(" AND ", "[", "]"));
         } else {
-            path = scanName();
+            path = path().displayName();
         }
         if (!filters.isEmpty()) {
             path += filters.stream().map(PushedCondition::describe).collect(Collectors.joining(" AND ", "[", "]"));

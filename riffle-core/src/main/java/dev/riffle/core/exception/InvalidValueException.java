@@ -1,0 +1,13 @@
+package dev.riffle.core.exception;
+
+/**
+ * A value that does not fit the column it is written to (out of range, more decimal digits than
+ * the type keeps, the wrong length, a null where none is allowed); the message says which and why.
+ */
+public final class InvalidValueException extends IllegalArgumentException {
+    private static final long serialVersionUID = 1L;
+
+    public InvalidValueException(String message) {
+        super(message);
+    }
+}

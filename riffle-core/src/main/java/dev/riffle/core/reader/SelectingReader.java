@@ -1,0 +1,236 @@
+package dev.riffle.core.reader;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.filter.BatchFilter;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.NoSuchElementException;
+import java.util.Optional;
+import java.util.function.IntPredicate;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.arrow.vector.util.TransferPair;
+import org.apache.fluss.metadata.TableBucket;
+
+/**
+ * Keeps the rows of another reader's batches that pass a filter, up to a row limit, in the
+ * output columns: the one place a read applies a row filter and a limit, whatever produced the
+ * rows. Columns read only to evaluate the filter are dropped here.
+ *
+ * <pre>{@code
+ * TableReader firstTen = new SelectingReader(source, BatchFilter.all(), 10, new int[] {0, 1});
+ * }</pre>
+ *
+ * <p>A batch whose rows are all kept moves its buffers on without copying; otherwise the kept
+ * rows are copied into a new batch. A batch read from one bucket's log keeps its
+ * {@link LogRange}, ending after the last row examined when the limit stopped inside it, so a
+ * caller can resume exactly there.
+ */
+public final class SelectingReader implements TableReader {
+    private final TableReader source;
+    private final BatchFilter filter;
+    private final int[] outputColumns;
+    private final Schema schema;
+    private long remaining;
+    private ReadBatch pending;
+    /** Set once the limit is reached inside a batch that had rows left. */
+    private boolean rowsLeftInBatch;
+    private long rows;
+    private long bytes;
+    private boolean closed;
+
+    /**
+     * @param limit the most rows to hand out ({@link Long#MAX_VALUE}: no limit)
+     * @param outputColumns which of the source's columns to keep, in output order
+     */
+    public SelectingReader(TableReader source, BatchFilter filter, long limit, int[] outputColumns) {
+        this(source, filter, limit, outputColumns, names(source.schema(), outputColumns));
+    }
+
+    /**
+     * As above, the output columns renamed to {@code names} (a SQL statement's column labels).
+     * Each source column may be kept once.
+     */
+    public SelectingReader(TableReader source, BatchFilter filter, long limit, int[] outputColumns,
+            List<String> names) {
+        this.source = requireNonNull(source, "source is null");
+        this.filter = requireNonNull(filter, "filter is null");
+        if (limit < 0) {
+            throw new IllegalArgumentException("A row limit must be >= 0, got " + limit);
+        }
+        this.remaining = limit;
+        this.outputColumns = outputColumns.clone();
+        if (names.size() != outputColumns.length) {
+            throw new IllegalArgumentException(names.size() + " names for " + outputColumns.length + " columns");
+        }
+        List<Field> fields = new ArrayList<>(outputColumns.length);
+        for (int i = 0; i < outputColumns.length; i++) {
+            Field field = source.schema().getFields().get(outputColumns[i]);
+            fields.add(field.getName().equals(names.get(i)) ? field
+                    : new Field(names.get(i), field.getFieldType(), field.getChildren()));
+        }
+        this.schema = new Schema(fields, source.schema().getCustomMetadata());
+    }
+
+    private static List<String> names(Schema schema, int[] columns) {
+        List<String> names = new ArrayList<>(columns.length);
+        for (int column : columns) {
+            names.add(schema.getFields().get(column).getName());
+        }
+        return names;
+    }
+
+    @Override
+    public Schema schema() {
+        return schema;
+    }
+
+    @Override
+    public boolean hasNext() {
+        while (pending == null && !closed && remaining > 0 && source.hasNext()) {
+            try (ReadBatch batch = source.next()) {
+                pending = select(batch);
+            }
+        }
+        return pending != null;
+    }
+
+    @Override
+    public ReadBatch next() {
+        if (!hasNext()) {
+            throw new NoSuchElementException("The read has ended");
+        }
+        ReadBatch batch = pending;
+        pending = null;
+        rows += batch.rowCount();
+        for (FieldVector vector : batch.root().getFieldVectors()) {
+            bytes += vector.getBufferSize();
+        }
+        return batch;
+    }
+
+    /** The kept rows of one batch, or null when it keeps none; the source batch is closed by the caller. */
+    private ReadBatch select(ReadBatch batch) {
+        VectorSchemaRoot root = batch.root();
+        int rowCount = root.getRowCount();
+        IntPredicate test = filter.bind(root);
+        int[] selected = new int[(int) Math.min(rowCount, remaining)];
+        int count = 0;
+        int stoppedAt = rowCount;
+        for (int row = 0; row < rowCount; row++) {
+            if (test.test(row)) {
+                selected[count++] = row;
+                if (count == remaining) {
+                    stoppedAt = row + 1;
+                    break;
+                }
+            }
+        }
+        int examined = stoppedAt;
+        remaining -= count;
+        rowsLeftInBatch = examined < rowCount;
+        if (count == 0) {
+            return null;
+        }
+        Optional<LogRange> range = batch.logRange().map(r -> resumeAt(r, rowCount, examined));
+        VectorSchemaRoot out = count == rowCount ? transfer(root) : copy(root, selected, count);
+        return new ReadBatch.Plain(out, range);
+    }
+
+    /** A stretch of the log cut after the rows examined, when its rows are its offsets one to one. */
+    private static LogRange resumeAt(LogRange range, int rowCount, int examined) {
+        boolean contiguous = range.endOffset() - range.startOffset() == rowCount;
+        if (examined == rowCount) {
+            return range;
+        }
+        if (!contiguous) {
+            throw new IllegalStateException("A row limit stopped inside a batch of " + range.bucket()
+                    + " whose rows are not one per offset; it cannot say where to resume");
+        }
+        return range.endingAt(range.startOffset() + examined);
+    }
+
+    private VectorSchemaRoot transfer(VectorSchemaRoot from) {
+        List<FieldVector> vectors = new ArrayList<>(outputColumns.length);
+        for (int i = 0; i < outputColumns.length; i++) {
+            TransferPair pair = from.getVector(outputColumns[i]).getTransferPair(schema.getFields().get(i),
+                    source.allocator());
+            pair.transfer();
+            vectors.add((FieldVector) pair.getTo());
+        }
+        return new VectorSchemaRoot(schema.getFields(), vectors, from.getRowCount());
+    }
+
+    private VectorSchemaRoot copy(VectorSchemaRoot from, int[] selected, int count) {
+        VectorSchemaRoot to = VectorSchemaRoot.create(schema, source.allocator());
+        try {
+            to.allocateNew();
+            for (int i = 0; i < outputColumns.length; i++) {
+                FieldVector target = to.getVector(i);
+                TransferPair pair = from.getVector(outputColumns[i]).makeTransferPair(target);
+                for (int row = 0; row < count; row++) {
+                    pair.copyValueSafe(selected[row], row);
+                }
+                target.setValueCount(count);
+            }
+            to.setRowCount(count);
+            return to;
+        } catch (RuntimeException e) {
+            to.close();
+            throw e;
+        }
+    }
+
+    @Override
+    public ReadProgress progress() {
+        ReadProgress inner = source.progress();
+        return new ReadProgress(rows, bytes, inner.bucketsDone(), inner.buckets(), inner.lakeFiles());
+    }
+
+    @Override
+    public Map<TableBucket, Long> logStartOffsets() {
+        return source.logStartOffsets();
+    }
+
+    @Override
+    public Map<TableBucket, Long> logStopOffsets() {
+        return source.logStopOffsets();
+    }
+
+    @Override
+    public Optional<Long> lakeSnapshotId() {
+        return source.lakeSnapshotId();
+    }
+
+    /** The limit was reached, and the read had not run to its end: rows the filter would keep may be left. */
+    @Override
+    public boolean truncated() {
+        return remaining == 0 && !closed && (pending != null || rowsLeftInBatch || source.hasNext());
+    }
+
+    @Override
+    public BufferAllocator allocator() {
+        return source.allocator();
+    }
+
+    @Override
+    public void close() {
+        if (closed) {
+            return;
+        }
+        closed = true;
+        try {
+            if (pending != null) {
+                pending.close();
+                pending = null;
+            }
+        } finally {
+            source.close();
+        }
+    }
+}

@@ -1,0 +1,42 @@
+package dev.riffle.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * What one request may cost, the same for every surface (HTTP, Flight SQL, PostgreSQL): checked
+ * before anything is allocated or sent to Fluss.
+ *
+ * <pre>{@code
+ * ServerLimits limits = ServerLimits.DEFAULT.withMaxKeys(1_000);
+ * }</pre>
+ *
+ * @param maxBodyBytes the largest request body (or message) accepted
+ * @param requestTimeout how long one Fluss call (metadata, write, lookup) may take
+ * @param scanTimeout how long one bounded read may take
+ * @param maxKeys the most keys one lookup, prefix lookup or delete may carry
+ * @param maxBuckets the most buckets a table created through the server may have (below the
+ *     cluster's own {@code max.bucket.num}: one request cannot make the cluster allocate a table of
+ *     a billion buckets)
+ */
+public record ServerLimits(long maxBodyBytes, Duration requestTimeout, Duration scanTimeout, int maxKeys,
+        int maxBuckets) {
+    /** The most buckets per table by default. */
+    public static final int DEFAULT_MAX_BUCKETS = 1024;
+    public static final ServerLimits DEFAULT = new ServerLimits(64L * 1024 * 1024, Duration.ofSeconds(60),
+            Duration.ofMinutes(5), 10_000, DEFAULT_MAX_BUCKETS);
+
+    public ServerLimits {
+        if (maxBodyBytes <= 0 || maxKeys <= 0 || maxBuckets <= 0) {
+            throw new IllegalArgumentException("limits must be positive, got maxBodyBytes " + maxBodyBytes
+                    + ", maxKeys " + maxKeys + ", maxBuckets " + maxBuckets);
+        }
+        requireNonNull(requestTimeout, "requestTimeout is null");
+        requireNonNull(scanTimeout, "scanTimeout is null");
+    }
+
+    public ServerLimits withMaxKeys(int keys) {
+        return new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, keys, maxBuckets);
+    }
+}

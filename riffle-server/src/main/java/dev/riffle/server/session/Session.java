@@ -1,0 +1,122 @@
+package dev.riffle.server.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.Riffle;
+import dev.riffle.server.sql.SqlConnections;
+import java.util.Optional;
+import java.util.function.Supplier;
+import org.apache.fluss.client.FlussConnection;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one principal (or, without authentication, the server itself) works with across
+ * requests: its Fluss connection, its table handles and lookupers, and its SQL connections.
+ * Closing the session closes all of them (its connection too, when the session opened it).
+ *
+ * <pre>{@code
+ * try (Sessions.Lease lease = sessions.acquire(credentials)) {
+ *     TableInfo info = lease.session().handles().info(path);
+ * }
+ * }</pre>
+ */
+public final class Session implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(Session.class);
+
+    private final Optional<String> principal;
+    private final Riffle riffle;
+    private final boolean ownsConnection;
+    private final TableHandles handles;
+    private final Supplier<SqlConnections> sqlFactory;
+    private final SessionLedger ledger;
+    private volatile SqlConnections sql;
+    private volatile boolean closed;
+
+    /**
+     * @param principal the user the session runs as (empty: the server's own connection)
+     * @param riffle the connection, the server's allocator and its lake side
+     * @param ownsConnection whether closing the session closes the connection
+     * @param sql opens the session's SQL connections when a first statement needs them
+     */
+    Session(Optional<String> principal, Riffle riffle, boolean ownsConnection, Supplier<SqlConnections> sql,
+            SessionLedger ledger) {
+        this.principal = requireNonNull(principal, "principal is null");
+        this.riffle = requireNonNull(riffle, "riffle is null");
+        this.ownsConnection = ownsConnection;
+        this.handles = new TableHandles(riffle);
+        this.sqlFactory = requireNonNull(sql, "sql is null");
+        this.ledger = requireNonNull(ledger, "ledger is null");
+        ledger.opened(this);
+    }
+
+    public Optional<String> principal() {
+        return principal;
+    }
+
+    public FlussConnection connection() {
+        return riffle.connection();
+    }
+
+    /** The session's connection with the server's allocator and lake side. */
+    public Riffle riffle() {
+        return riffle;
+    }
+
+    public TableHandles handles() {
+        return handles;
+    }
+
+    /** The session's SQL connections (opened on first use). */
+    public SqlConnections sql() {
+        SqlConnections known = sql;
+        if (known == null) {
+            synchronized (this) {
+                if (closed) {
+                    throw new IllegalStateException("The session of " + principal.orElse("the server") + " is closed");
+                }
+                if (sql == null) {
+                    sql = sqlFactory.get();
+                }
+                known = sql;
+            }
+        }
+        return known;
+    }
+
+    /** Whether {@link #close()} has run. */
+    public boolean closed() {
+        return closed;
+    }
+
+    @Override
+    public void close() {
+        SqlConnections openSql;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            openSql = sql;
+        }
+        try {
+            handles.close();
+            if (openSql != null) {
+                openSql.close();
+            }
+        } catch (Exception e) {
+            LOG.warn("Closing the session of {} failed", principal.orElse("the server"), e);
+        } finally {
+            boolean connectionClosed = false;
+            if (ownsConnection) {
+                try {
+                    riffle.connection().close();
+                    connectionClosed = true;
+                } catch (Exception e) {
+                    LOG.warn("Closing the Fluss connection of {} failed", principal.orElse("the server"), e);
+                }
+            }
+            ledger.closed(this, connectionClosed);
+        }
+    }
+}

@@ -1,0 +1,169 @@
+package dev.riffle.server.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.Riffle;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Queue;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.apache.fluss.client.lookup.Lookup;
+import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One session's open Fluss table handles, their metadata, and their lookupers, kept for the
+ * session's requests and closed with it. Opening a handle asks the cluster for the table's
+ * metadata under the Fluss client's one metadata lock, so opening one per request serialises every
+ * request behind a metadata round trip. A handle is keyed by the table's id: a table dropped and
+ * created again gets a new one (fresh metadata says which id is current), and the old one is closed.
+ *
+ * <pre>{@code
+ * TableInfo info = handles.info(path);
+ * CompletableFuture<LookupResult> row = handles.lookup(info, List.of(), key);
+ * }</pre>
+ *
+ * <p>Lookupers: a Fluss {@link Lookuper} reuses its key encoder, so one must not be used by two
+ * threads at once, and making one per request cost more than the rest of a point lookup's
+ * client-side work. Idle lookupers wait in a queue per table; a lookup takes one, sends its key
+ * (encoded before {@code lookup} returns) and gives it back at once, while the answer is still on
+ * its way.
+ */
+public final class TableHandles implements AutoCloseable {
+    private final AtomicLong tablesOpened = new AtomicLong();
+    private final AtomicLong tablesClosed = new AtomicLong();
+    private static final Logger LOG = LoggerFactory.getLogger(TableHandles.class);
+
+    /** How long a table's metadata is trusted before it is asked for again. */
+    static final long METADATA_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
+
+    private record Key(TablePath path, long tableId) {}
+
+    private record LookuperKey(Key table, List<String> lookupColumns) {}
+
+    private record Known(TableInfo info, long atNanos) {}
+
+    private final Riffle riffle;
+    private final Map<TablePath, Known> infos = new ConcurrentHashMap<>();
+    private final Map<Key, Table> open = new ConcurrentHashMap<>();
+    private final Map<LookuperKey, Queue<Lookuper>> idle = new ConcurrentHashMap<>();
+    private volatile boolean closed;
+
+    /** @param riffle the session's connection; the handles are opened on it and closed before it */
+    public TableHandles(Riffle riffle) {
+        this.riffle = requireNonNull(riffle, "riffle is null");
+    }
+
+    /**
+     * The table's metadata, asked of the cluster at most once a second (a round trip to the
+     * coordinator per lookup would cost more than the lookup). A table dropped or created again is
+     * noticed within that second.
+     *
+     * @throws dev.riffle.core.exception.TableNotFoundException naming the tables that exist
+     */
+    public TableInfo info(TablePath path) {
+        Known known = infos.get(path);
+        long now = System.nanoTime();
+        if (known != null && now - known.atNanos() < METADATA_TTL_NANOS) {
+            return known.info();
+        }
+        TableInfo info = riffle.table(path).info();
+        infos.put(path, new Known(info, now));
+        return info;
+    }
+
+    /** The open handle of {@code info}'s table; not to be closed by the caller. */
+    public Table table(TableInfo info) {
+        checkOpen();
+        Key key = new Key(info.getTablePath(), info.getTableId());
+        Table table = open.get(key);
+        if (table != null) {
+            return table;
+        }
+        Table opened = open.computeIfAbsent(key, k -> {
+            Table handle = riffle.connection().getTable(k.path());
+            tablesOpened.incrementAndGet();
+            return handle;
+        });
+        open.entrySet().removeIf(entry -> {
+            Key other = entry.getKey();
+            boolean stale = other.path().equals(key.path()) && other.tableId() != key.tableId();
+            if (stale) {
+                closeQuietly(entry.getValue());
+            }
+            return stale;
+        });
+        return opened;
+    }
+
+    /**
+     * Runs {@code use} with a lookuper of {@code info}'s table, by primary key ({@code lookupColumns}
+     * empty) or by that prefix of it, that no other thread uses meanwhile. {@code use} must only
+     * send lookups (which encode their keys before returning), not wait for their answers.
+     */
+    public <T> T withLookuper(TableInfo info, List<String> lookupColumns, Function<Lookuper, T> use) {
+        checkOpen();
+        LookuperKey key = new LookuperKey(new Key(info.getTablePath(), info.getTableId()), List.copyOf(lookupColumns));
+        Queue<Lookuper> queue = idle.computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>());
+        Lookuper lookuper = queue.poll();
+        if (lookuper == null) {
+            Lookup lookup = table(info).newLookup();
+            lookuper = (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper();
+        }
+        try {
+            return use.apply(lookuper);
+        } finally {
+            queue.offer(lookuper);
+        }
+    }
+
+    /** How many table handles were ever opened. */
+    public long tablesOpened() {
+        return tablesOpened.get();
+    }
+
+    /** How many table handles were closed (all of them, once the handles are closed). */
+    public long tablesClosed() {
+        return tablesClosed.get();
+    }
+
+    /** How many table handles are open (0 once closed). */
+    public int openHandles() {
+        return open.size();
+    }
+
+    /** Closes every handle; later calls fail. */
+    @Override
+    public void close() {
+        closed = true;
+        List<Table> tables = new ArrayList<>(open.values());
+        open.clear();
+        idle.clear();
+        infos.clear();
+        tables.forEach(this::closeQuietly);
+    }
+
+    private void checkOpen() {
+        if (closed) {
+            throw new IllegalStateException("The session's table handles are closed");
+        }
+    }
+
+    private void closeQuietly(Table table) {
+        tablesClosed.incrementAndGet();
+        try {
+            table.close();
+        } catch (Exception e) {
+            LOG.debug("Closing a table handle failed", e);
+        }
+    }
+}

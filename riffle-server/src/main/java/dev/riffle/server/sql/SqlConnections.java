@@ -1,0 +1,244 @@
+package dev.riffle.server.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.server.failure.FailureKind;
+import dev.riffle.server.failure.ServiceException;
+import dev.riffle.sql.jdbc.RiffleDriver;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.concurrent.Semaphore;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.ConcurrentLinkedDeque;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+
+/**
+ * A small pool of {@code jdbc:riffle} connections for {@code POST /v1/sql}: opened on first use,
+ * at most {@code size} of them, each used by one request at a time. Each connection keeps its
+ * most recent prepared statements, so a repeated query (a point lookup with {@code ?}
+ * parameters) is planned once per connection, not once per request.
+ */
+public final class SqlConnections implements AutoCloseable {
+    public static final int DEFAULT_SIZE = 4;
+    private static final int STATEMENTS_PER_CONNECTION = 64;
+
+    private final String url;
+    private final Properties properties;
+    private final Semaphore permits;
+    private final Duration waitTimeout;
+    private final ConcurrentLinkedDeque<Pooled> idle = new ConcurrentLinkedDeque<>();
+    private final List<Pooled> all = new ArrayList<>();
+    private volatile boolean closed;
+
+    /**
+     * @param url {@code jdbc:riffle://HOST:PORT}
+     * @param properties the driver's properties (Fluss client settings prefixed {@code fluss.})
+     * @param size the most connections open at once
+     * @param waitTimeout how long a request waits for a free connection before a 503
+     */
+    public SqlConnections(String url, Properties properties, int size, Duration waitTimeout) {
+        if (size <= 0) {
+            throw new IllegalArgumentException("size must be positive, got " + size);
+        }
+        this.url = requireNonNull(url, "url is null");
+        this.properties = new Properties();
+        this.properties.putAll(requireNonNull(properties, "properties is null"));
+        this.permits = new Semaphore(size, true);
+        this.waitTimeout = requireNonNull(waitTimeout, "waitTimeout is null");
+    }
+
+    /** A pool over the cluster of {@code connection}, with the same Fluss client settings (and principal). */
+    public static SqlConnections over(FlussConnection connection, int size, Duration waitTimeout) {
+        return over(connection.getConfiguration(), size, waitTimeout);
+    }
+
+    /**
+     * A pool with the Fluss client settings {@code clientConfig}, credentials included: every one
+     * travels as a {@code fluss.*} driver property, which the driver applies over what the URL says
+     * (the URL names the first bootstrap server).
+     */
+    public static SqlConnections over(Configuration clientConfig, int size, Duration waitTimeout) {
+        Properties properties = new Properties();
+        clientConfig.toMap().forEach((key, value) -> properties.setProperty("fluss." + key, value));
+        return new SqlConnections(urlOf(clientConfig), properties, size, waitTimeout);
+    }
+
+    /** The {@code jdbc:riffle://HOST:PORT} URL of the cluster {@code clientConfig} names first. */
+    public static String urlOf(Configuration clientConfig) {
+        List<String> servers = clientConfig.get(ConfigOptions.BOOTSTRAP_SERVERS);
+        if (servers == null || servers.isEmpty()) {
+            throw new IllegalArgumentException("The Fluss client settings have no " + ConfigOptions.BOOTSTRAP_SERVERS.key());
+        }
+        return RiffleDriver.PREFIX + "//" + servers.get(0);
+    }
+
+    public String url() {
+        return url;
+    }
+
+    /** A connection for one request; close the lease to give it back. */
+    public Lease borrow() throws SQLException {
+        if (closed) {
+            throw new ServiceException(FailureKind.UNAVAILABLE, "shutting_down", "The server is shutting down");
+        }
+        try {
+            if (!permits.tryAcquire(waitTimeout.toMillis(), TimeUnit.MILLISECONDS)) {
+                throw new ServiceException(FailureKind.UNAVAILABLE, "busy", "Every SQL connection stayed busy for "
+                        + waitTimeout + "; retry later");
+            }
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ServiceException(FailureKind.UNAVAILABLE, "interrupted",
+                    "Interrupted while waiting for a SQL connection");
+        }
+        Pooled pooled = idle.pollFirst();
+        if (pooled == null) {
+            try {
+                pooled = open();
+            } catch (SQLException | RuntimeException e) {
+                permits.release();
+                throw e;
+            }
+        }
+        return new Lease(pooled);
+    }
+
+    private Pooled open() throws SQLException {
+        Connection connection = new RiffleDriver().connect(url, properties);
+        Pooled pooled = new Pooled(connection);
+        synchronized (all) {
+            all.add(pooled);
+        }
+        return pooled;
+    }
+
+    @Override
+    public void close() throws Exception {
+        closed = true;
+        List<Pooled> open;
+        synchronized (all) {
+            open = new ArrayList<>(all);
+            all.clear();
+        }
+        Exception failure = null;
+        for (Pooled pooled : open) {
+            try {
+                pooled.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        idle.clear();
+        if (failure != null) {
+            throw failure;
+        }
+    }
+
+    /** One connection lent to one request. */
+    public final class Lease implements AutoCloseable {
+        private final Pooled pooled;
+        private final List<Runnable> onClose = new ArrayList<>();
+        private boolean broken;
+        private boolean returned;
+
+        private Lease(Pooled pooled) {
+            this.pooled = pooled;
+        }
+
+        /** A prepared statement for {@code sql}, reused across requests on this connection. */
+        public PreparedStatement prepare(String sql) throws SQLException {
+            return pooled.prepare(sql);
+        }
+
+        /** Runs {@code action} after this lease is given back (to release what the lease was taken under). */
+        public Lease onClose(Runnable action) {
+            onClose.add(requireNonNull(action, "action is null"));
+            return this;
+        }
+
+        /** The connection must not be reused (a statement failed in a way that may leave it unusable). */
+        public void discard() {
+            broken = true;
+        }
+
+        @Override
+        public void close() {
+            if (returned) {
+                return;
+            }
+            returned = true;
+            try {
+                if (broken || closed || pooled.connection.isClosed()) {
+                    synchronized (all) {
+                        all.remove(pooled);
+                    }
+                    pooled.close();
+                } else {
+                    idle.addFirst(pooled);
+                }
+            } catch (Exception ignored) {
+                // a connection that cannot be closed cleanly is dropped either way
+            } finally {
+                permits.release();
+                onClose.forEach(Runnable::run);
+            }
+        }
+    }
+
+    private static final class Pooled implements AutoCloseable {
+        private final Connection connection;
+        private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true) {
+            @Override
+            protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
+                if (size() > STATEMENTS_PER_CONNECTION) {
+                    closeQuietly(eldest.getValue());
+                    return true;
+                }
+                return false;
+            }
+        };
+
+        Pooled(Connection connection) {
+            this.connection = connection;
+        }
+
+        PreparedStatement prepare(String sql) throws SQLException {
+            PreparedStatement statement = statements.get(sql);
+            if (statement == null || statement.isClosed()) {
+                statement = connection.prepareStatement(sql);
+                statements.put(sql, statement);
+            } else {
+                statement.clearParameters();
+            }
+            return statement;
+        }
+
+        @Override
+        public void close() throws SQLException {
+            statements.values().forEach(Pooled::closeQuietly);
+            statements.clear();
+            connection.close();
+        }
+
+        private static void closeQuietly(PreparedStatement statement) {
+            try {
+                statement.close();
+            } catch (SQLException ignored) {
+                // closing a cached statement is best effort
+            }
+        }
+    }
+}

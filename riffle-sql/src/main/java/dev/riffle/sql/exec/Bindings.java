@@ -1,0 +1,47 @@
+package dev.riffle.sql.exec;
+
+import dev.riffle.core.exception.InvalidReadException;
+import dev.riffle.sql.planner.ReadPlan;
+import java.util.List;
+import java.util.Optional;
+import org.apache.calcite.DataContext;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.RowType;
+
+/** The values of one execution: literals as planned, {@code ?} parameters from the {@link DataContext}. */
+final class Bindings {
+    private Bindings() {}
+
+    /** Calcite's value of a literal or a bound parameter. */
+    static Object value(ReadPlan.KeyValue value, DataContext context) {
+        return value.isParameter() ? context.get("?" + value.parameter()) : value.literal();
+    }
+
+    /** The plan's row limit as bound for this execution ({@code Long.MAX_VALUE}: none). */
+    static long limit(ReadPlan plan, DataContext context) {
+        if (plan.limit().isEmpty()) {
+            return Long.MAX_VALUE;
+        }
+        Object value = value(plan.limit().get(), context);
+        if (!(value instanceof Number number) || number.longValue() < 0) {
+            throw new InvalidReadException("LIMIT must be a number of rows >= 0, got " + value);
+        }
+        return number.longValue();
+    }
+
+    /** A key as Fluss wants it, or empty when a value is SQL NULL (which equals nothing). */
+    static Optional<GenericRow> keyRow(RowType rowType, List<String> columns, List<ReadPlan.KeyValue> values,
+            DataContext context) {
+        GenericRow row = new GenericRow(columns.size());
+        for (int i = 0; i < columns.size(); i++) {
+            int column = rowType.getFieldIndex(columns.get(i));
+            Object fluss = FlussValues.toFluss(value(values.get(i), context), rowType.getTypeAt(column),
+                    columns.get(i));
+            if (fluss == null) {
+                return Optional.empty();
+            }
+            row.setField(i, fluss);
+        }
+        return Optional.of(row);
+    }
+}

@@ -1,0 +1,138 @@
+package dev.riffle.sql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.filter.BatchFilter;
+import dev.riffle.core.reader.SelectingReader;
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.sql.planner.FlussScan;
+import dev.riffle.sql.planner.ReadPlan;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.adapter.enumerable.EnumerableCalc;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
+import org.apache.calcite.rex.RexProgram;
+
+/**
+ * A prepared statement whose whole plan is one read of one table (a scan with its projection,
+ * pushed conditions and limit, or a key lookup, and nothing computed above it): such a statement
+ * can be answered with the read's Arrow batches as they are, at full precision, without turning
+ * them into Calcite rows. Servers (the HTTP SQL endpoint, Flight SQL) ask for it with
+ * {@link #of(PreparedStatement)} and fall back to the JDBC result set otherwise.
+ *
+ * <pre>{@code
+ * Optional<DirectRead> direct = DirectRead.of(statement);
+ * if (direct.isPresent()) {
+ *     try (TableReader rows = direct.get().open(List.of(42), allocator)) { ... }
+ * }
+ * }</pre>
+ */
+public final class DirectRead {
+    /** Where the planner leaves a statement's direct read, among the signature's internal parameters. */
+    public static final String KEY = "riffle.directRead";
+
+    private final ReadPlan plan;
+    private final ScanExecutor executor;
+    private final int[] columns;
+    private final List<String> names;
+
+    private DirectRead(FlussSession session, ReadPlan plan, int[] columns, List<String> names) {
+        this.plan = requireNonNull(plan, "plan is null");
+        this.executor = new ScanExecutor(session, plan);
+        this.columns = columns.clone();
+        this.names = List.copyOf(names);
+    }
+
+    /** The direct read of a statement prepared by the {@code jdbc:riffle} driver, when its plan is one. */
+    public static Optional<DirectRead> of(PreparedStatement statement) throws SQLException {
+        if (!statement.isWrapperFor(AvaticaPreparedStatement.class)) {
+            return Optional.empty();
+        }
+        Meta.StatementHandle handle = statement.unwrap(AvaticaPreparedStatement.class).handle;
+        if (handle == null || handle.signature == null || handle.signature.internalParameters == null) {
+            return Optional.empty();
+        }
+        return Optional.ofNullable((DirectRead) handle.signature.internalParameters.get(KEY));
+    }
+
+    /**
+     * The direct read of an optimized plan, when it is one: a {@link FlussScan}, possibly under a
+     * calculation that only picks and renames its columns (each at most once).
+     */
+    public static Optional<DirectRead> match(RelRoot root) {
+        RelNode rel = root.rel;
+        int[] fromRel;
+        FlussScan scan;
+        if (rel instanceof FlussScan direct) {
+            scan = direct;
+            fromRel = identity(scan.getRowType().getFieldCount());
+        } else if (rel instanceof EnumerableCalc calc && calc.getInput() instanceof FlussScan below) {
+            RexProgram program = calc.getProgram();
+            if (program.getCondition() != null) {
+                return Optional.empty();
+            }
+            scan = below;
+            fromRel = new int[program.getOutputRowType().getFieldCount()];
+            for (int i = 0; i < fromRel.length; i++) {
+                fromRel[i] = program.getSourceField(i);
+                if (fromRel[i] < 0) {
+                    return Optional.empty();
+                }
+            }
+        } else {
+            return Optional.empty();
+        }
+        int[] columns = new int[root.fields.size()];
+        List<String> names = new ArrayList<>();
+        Set<Integer> seen = new HashSet<>();
+        for (int i = 0; i < columns.length; i++) {
+            Map.Entry<Integer, String> field = root.fields.get(i);
+            columns[i] = fromRel[field.getKey()];
+            if (!seen.add(columns[i])) {
+                return Optional.empty(); // a column twice: its buffers cannot be handed out twice
+            }
+            names.add(field.getValue());
+        }
+        return Optional.of(new DirectRead(scan.flussTable().session(), scan.plan(), columns, names));
+    }
+
+    private static int[] identity(int size) {
+        int[] all = new int[size];
+        java.util.Arrays.setAll(all, i -> i);
+        return all;
+    }
+
+    /** What is read. */
+    public ReadPlan plan() {
+        return plan;
+    }
+
+    /** The statement's column names, in order. */
+    public List<String> columnNames() {
+        return names;
+    }
+
+    /**
+     * The statement's rows as Arrow batches allocated from {@code allocator}, its {@code ?}
+     * parameters bound to {@code parameters}
+     * (Calcite's values, as JDBC setters make them: {@code Integer}, {@code Long},
+     * {@code BigDecimal}, {@code String}, {@code Boolean}, ...).
+     */
+    public TableReader open(List<Object> parameters, BufferAllocator allocator) {
+        requireNonNull(allocator, "allocator is null");
+        ParameterValues context = new ParameterValues(parameters);
+        long limit = Bindings.limit(plan, context);
+        return new SelectingReader(executor.reader(context, limit, allocator), BatchFilter.all(), limit, columns,
+                names);
+    }
+}

@@ -1,0 +1,30 @@
+package dev.riffle.sql.jdbc;
+
+import java.sql.SQLException;
+import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalciteJdbc41Factory;
+
+/**
+ * Calcite's JDBC objects, with one addition: a prepared statement's handle keeps its signature
+ * (as the handle's field documents for prepared statements), so that a server holding the
+ * statement can find its direct read ({@code dev.riffle.sql.exec.DirectRead#of}).
+ */
+public final class RiffleJdbcFactory extends CalciteJdbc41Factory {
+    public RiffleJdbcFactory() {
+        super();
+    }
+
+    @Override
+    public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle handle,
+            Meta.Signature signature, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
+            throws SQLException {
+        AvaticaPreparedStatement statement = super.newPreparedStatement(connection, handle, signature, resultSetType,
+                resultSetConcurrency, resultSetHoldability);
+        if (statement.handle != null && statement.handle.signature == null) {
+            statement.handle.signature = signature;
+        }
+        return statement;
+    }
+}
