@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.log.LogBytesSource;
 import dev.riffle.core.log.LogRecordsParser;
+import dev.riffle.core.rpc.FlussErrors;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
@@ -19,8 +20,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.FlussConnection;
-import org.apache.fluss.client.metadata.MetadataUpdater;
-import org.apache.fluss.cluster.BucketLocation;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -71,7 +70,7 @@ public final class LogFetcher implements AutoCloseable {
         }
     }
 
-    private final MetadataUpdater metadata;
+    private final BucketLeaders leaders;
     private final TablePath tablePath;
     private final long tableId;
     private final Optional<int[]> projectedFields;
@@ -96,7 +95,12 @@ public final class LogFetcher implements AutoCloseable {
      *     for every column
      */
     public LogFetcher(FlussConnection connection, TableInfo table, Optional<int[]> projectedFields, Config config) {
-        this.metadata = requireNonNull(connection, "connection is null").getMetadataUpdater();
+        this(BucketLeaders.of(requireNonNull(connection, "connection is null").getMetadataUpdater()), table,
+                projectedFields, config);
+    }
+
+    LogFetcher(BucketLeaders leaders, TableInfo table, Optional<int[]> projectedFields, Config config) {
+        this.leaders = requireNonNull(leaders, "leaders is null");
         this.tablePath = requireNonNull(table, "table is null").getTablePath();
         this.tableId = table.getTableId();
         this.projectedFields = requireNonNull(projectedFields, "projectedFields is null").map(int[]::clone);
@@ -193,7 +197,7 @@ public final class LogFetcher implements AutoCloseable {
         }
         for (Long partitionId : partitions) {
             try {
-                metadata.updateTableOrPartitionMetadata(tablePath, partitionId);
+                leaders.refresh(tablePath, partitionId);
             } catch (RuntimeException e) {
                 LOG.debug("Metadata refresh for {} (partition {}) failed; will retry", tablePath, partitionId, e);
             }
@@ -246,7 +250,7 @@ public final class LogFetcher implements AutoCloseable {
             if (bucketsInFlight.contains(bucket) || needMetadata.contains(bucket)) {
                 continue;
             }
-            Optional<Integer> leader = metadata.getBucketLocation(bucket).map(BucketLocation::getLeader);
+            Optional<Integer> leader = leaders.leader(bucket);
             if (leader.isEmpty()) {
                 needMetadata.add(bucket);
                 continue;
@@ -269,11 +273,12 @@ public final class LogFetcher implements AutoCloseable {
     }
 
     private void sendFetch(int leader, List<TableBucket> buckets) {
-        TabletServerGateway gateway = metadata.newTabletServerClientForNode(leader);
-        if (gateway == null) {
+        Optional<TabletServerGateway> found = leaders.gateway(leader);
+        if (found.isEmpty()) {
             needMetadata.addAll(buckets);
             return;
         }
+        TabletServerGateway gateway = found.get();
         FetchLogRequest request = new FetchLogRequest()
                 .setFollowerServerId(CLIENT_FOLLOWER_ID)
                 .setMaxBytes(config.maxBytes())
@@ -345,22 +350,15 @@ public final class LogFetcher implements AutoCloseable {
         if (response.hasErrorCode() && response.getErrorCode() != Errors.NONE.code()) {
             Errors error = Errors.forCode(response.getErrorCode());
             String message = response.hasErrorMessage() ? response.getErrorMessage() : error.message();
-            switch (error) {
-                case NOT_LEADER_OR_FOLLOWER:
-                case LOG_STORAGE_EXCEPTION:
-                case STORAGE_EXCEPTION:
-                case FENCED_LEADER_EPOCH_EXCEPTION:
-                case UNKNOWN_TABLE_OR_BUCKET_EXCEPTION:
-                case UNKNOWN_SERVER_ERROR:
-                case LEADER_NOT_AVAILABLE_EXCEPTION:
-                    LOG.debug("Fetch of {} at {} failed with {}: {}; retrying", bucket, fetchOffset, error, message);
-                    needMetadata.add(bucket);
-                    return;
-                default:
-                    failures.add(new FetchException(describe(bucket) + " cannot be read at offset " + fetchOffset
-                            + ": " + message + " (" + error.name() + ")", error.exception(message)));
-                    return;
+            if (FlussErrors.isRetriableFetch(response.getErrorCode())) {
+                LOG.debug("Fetch of {} at {} failed with {} ({}): {}; retrying", bucket, fetchOffset, error,
+                        response.getErrorCode(), message);
+                needMetadata.add(bucket);
+                return;
             }
+            failures.add(new FetchException(describe(bucket) + " cannot be read at offset " + fetchOffset
+                    + ": " + message + " (" + error.name() + ")", error.exception(message)));
+            return;
         }
         if (response.hasRemoteLogFetchInfo()) {
             // Below the local log: the caller's thread reads the segment files (blocking I/O has

@@ -92,5 +92,13 @@ final class LakeBucketWriter<W> implements SpanReader.RecordSink, AutoCloseable 
         public TableInfo tableInfo() {
             return table;
         }
+
+        /**
+         * Fluss 1.0's {@code WriterInitContext} asks for the bucket count (abstract there, absent in
+         * 0.9.1, hence no {@code @Override}): with it Riffle's tiering compiles against either client.
+         */
+        public int bucketCount() {
+            return table.getNumBuckets();
+        }
     }
 }

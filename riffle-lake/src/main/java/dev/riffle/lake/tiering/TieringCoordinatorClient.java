@@ -2,12 +2,18 @@ package dev.riffle.lake.tiering;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.core.rpc.RetryPolicy;
 import java.util.Collection;
 import java.util.HashMap;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
 import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.client.metadata.MetadataUpdater;
+import org.apache.fluss.exception.RetriableException;
 import org.apache.fluss.lake.committer.LakeCommitResult;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TablePath;
@@ -31,14 +37,37 @@ import org.apache.fluss.rpc.protocol.ApiError;
  * (prepare writes the bucket offsets file, commit makes the snapshot the table's lake snapshot).
  * This is what Fluss's Flink tiering job does through its enumerator and
  * {@code FlussTableLakeSnapshotCommitter}.
+ *
+ * <p>Every call is retried ({@link RetryPolicy#DEFAULT}) after a metadata refresh when it fails in
+ * a way that a coordinator fail-over explains: a network failure, a retriable Fluss error, or
+ * Fluss 1.0's {@code NOT_COORDINATOR_LEADER} from a standby (which the 0.9.1 client reports as an
+ * unknown server error). Retrying a commit is safe: the request carries the whole registration
+ * (snapshot id, offsets file), so applying it twice registers the same snapshot.
  */
 final class TieringCoordinatorClient {
     private static final long RPC_TIMEOUT_SECONDS = 60;
 
-    private final CoordinatorGateway gateway;
+    private final Supplier<CoordinatorGateway> gateways;
+    private final RetryPolicy.Refresh refresh;
+    private final RetryPolicy retry;
 
     TieringCoordinatorClient(FlussConnection connection) {
-        this.gateway = requireNonNull(connection, "connection is null").getMetadataUpdater().newCoordinatorServerClient();
+        this(requireNonNull(connection, "connection is null").getMetadataUpdater(), RetryPolicy.DEFAULT);
+    }
+
+    private TieringCoordinatorClient(MetadataUpdater metadata, RetryPolicy retry) {
+        // A fresh metadata request names the coordinator that leads now.
+        this(metadata::newCoordinatorServerClient, () -> metadata.updateMetadata(Set.of(), Set.of(), Set.of()), retry);
+    }
+
+    /**
+     * @param gateways the coordinator to send each attempt to (asked again after a refresh)
+     * @param refresh refreshes the metadata that names the coordinator
+     */
+    TieringCoordinatorClient(Supplier<CoordinatorGateway> gateways, RetryPolicy.Refresh refresh, RetryPolicy retry) {
+        this.gateways = requireNonNull(gateways, "gateways is null");
+        this.refresh = requireNonNull(refresh, "refresh is null");
+        this.retry = requireNonNull(retry, "retry is null");
     }
 
     /** What a heartbeat brought back. */
@@ -59,8 +88,9 @@ final class TieringCoordinatorClient {
         if (requestTable) {
             request.setRequestTable(true);
         }
-        LakeTieringHeartbeatResponse response = gateway.lakeTieringHeartbeat(request)
-                .get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+        LakeTieringHeartbeatResponse response = retry.call("send the lake tiering heartbeat",
+                () -> gateways.get().lakeTieringHeartbeat(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS),
+                FlussErrors::isRetriable, refresh);
         Map<Long, String> errors = new HashMap<>();
         for (var list : java.util.List.of(response.getTieringTableRespsList(), response.getFinishedTableRespsList(),
                 response.getFailedTableRespsList())) {
@@ -94,16 +124,19 @@ final class TieringCoordinatorClient {
                 entry.setPartitionId(bucket.getPartitionId());
             }
         });
-        var responses = gateway.prepareLakeTableSnapshot(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .getPrepareLakeTableRespsList();
-        if (responses.size() != 1) {
-            throw new IllegalStateException("Preparing the lake snapshot of " + path + " returned " + responses.size()
-                    + " answers, expected 1");
-        }
-        PbPrepareLakeTableRespForTable response = responses.get(0);
-        if (response.hasErrorCode() && response.getErrorCode() != 0) {
-            throw ApiError.fromErrorMessage(response).exception();
-        }
+        PbPrepareLakeTableRespForTable response = retry.call("prepare the lake snapshot of " + path, () -> {
+            var responses = gateways.get().prepareLakeTableSnapshot(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .getPrepareLakeTableRespsList();
+            if (responses.size() != 1) {
+                throw new IllegalStateException("Preparing the lake snapshot of " + path + " returned "
+                        + responses.size() + " answers, expected 1");
+            }
+            PbPrepareLakeTableRespForTable answer = responses.get(0);
+            if (answer.hasErrorCode() && answer.getErrorCode() != 0) {
+                throw failure(answer.getErrorCode(), ApiError.fromErrorMessage(answer));
+            }
+            return answer;
+        }, FlussErrors::isRetriable, refresh);
         return response.getLakeTableOffsetsPath();
     }
 
@@ -163,15 +196,36 @@ final class TieringCoordinatorClient {
     }
 
     private void send(CommitLakeTableSnapshotRequest request, TablePath path) throws Exception {
-        var responses = gateway.commitLakeTableSnapshot(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                .getTableRespsList();
-        if (responses.size() != 1) {
-            throw new IllegalStateException("Committing the lake snapshot of " + path + " returned " + responses.size()
-                    + " answers, expected 1");
+        retry.call("commit the lake snapshot of " + path, () -> {
+            var responses = gateways.get().commitLakeTableSnapshot(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
+                    .getTableRespsList();
+            if (responses.size() != 1) {
+                throw new IllegalStateException("Committing the lake snapshot of " + path + " returned "
+                        + responses.size() + " answers, expected 1");
+            }
+            PbCommitLakeTableSnapshotRespForTable response = responses.get(0);
+            if (response.hasErrorCode() && response.getErrorCode() != 0) {
+                throw failure(response.getErrorCode(), ApiError.fromErrorMessage(response));
+            }
+            return null;
+        }, FlussErrors::isRetriable, refresh);
+    }
+
+    /**
+     * A per-table error of a response as an exception; a code the 0.9.1 client does not know but
+     * {@link FlussErrors} calls retriable (Fluss 1.0's) becomes a {@link RetriableCoordinatorException}.
+     */
+    private static Exception failure(int code, ApiError error) {
+        if (FlussErrors.isRetriable(code) && !(error.exception() instanceof RetriableException)) {
+            return new RetriableCoordinatorException("Coordinator error " + code + ": " + error.messageWithFallback());
         }
-        PbCommitLakeTableSnapshotRespForTable response = responses.get(0);
-        if (response.hasErrorCode() && response.getErrorCode() != 0) {
-            throw ApiError.fromErrorMessage(response).exception();
+        return error.exception();
+    }
+
+    /** A retriable per-table error of a Fluss 1.0 coordinator, by its code. */
+    static final class RetriableCoordinatorException extends RetriableException {
+        RetriableCoordinatorException(String message) {
+            super(message);
         }
     }
 
