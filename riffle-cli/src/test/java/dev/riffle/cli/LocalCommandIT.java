@@ -65,6 +65,8 @@ class LocalCommandIT {
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.group(1) + "/health")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
+            // It says how much heap the whole process (cluster, lake, gateway) has.
+            assertThat(Files.readString(stdout, UTF_8)).containsPattern("Heap limit\\s+\\d+(\\.\\d GiB| MiB)");
 
             Configuration conf = new Configuration();
             conf.setString("bootstrap.servers", bootstrap);

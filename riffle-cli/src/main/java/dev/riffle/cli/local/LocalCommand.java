@@ -92,6 +92,7 @@ public final class LocalCommand implements Callable<Integer> {
                     addresses.putAll(running.addresses());
                 }
                 addresses.put("Log file", logFile.toString());
+                addresses.put("Heap limit", heapLimit());
                 printReady(out, addresses, cluster.bootstrapServers(), System.nanoTime() - started);
                 stop.await();
                 out.println("Stopping...");
@@ -105,6 +106,18 @@ public final class LocalCommand implements Callable<Integer> {
         out.println("Stopped.");
         out.flush();
         return 0;
+    }
+
+    /**
+     * The JVM's heap limit, said at start: the cluster, the lake and the gateway share it, and a
+     * process that reaches it exits (bin/riffle runs with -XX:+ExitOnOutOfMemoryError).
+     */
+    static String heapLimit() {
+        long bytes = Runtime.getRuntime().maxMemory();
+        String size = bytes >= 1L << 30
+                ? String.format(java.util.Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30))
+                : (bytes >> 20) + " MiB";
+        return size + " (set with RIFFLE_JAVA_OPTS=-Xmx...)";
     }
 
     private static void printReady(PrintWriter out, Map<String, String> addresses, String bootstrap, long nanos) {

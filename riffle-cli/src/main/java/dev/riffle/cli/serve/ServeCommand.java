@@ -1,10 +1,18 @@
 package dev.riffle.cli.serve;
 
 import dev.riffle.cli.ShutdownSignals;
+import dev.riffle.gateway.Auth;
 import dev.riffle.gateway.Gateway;
+import dev.riffle.server.session.Sessions;
 import java.io.PrintWriter;
+import java.net.InetAddress;
+import java.net.UnknownHostException;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
+import java.util.function.Function;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -12,6 +20,10 @@ import picocli.CommandLine.Option;
 /**
  * {@code riffle serve}: the HTTP gateway (with {@code POST /v1/sql}) over an existing Fluss
  * cluster, until Ctrl-C or SIGTERM; then it closes the gateway and exits 0.
+ *
+ * <p>Safe by default: a gateway that listens beyond loopback (the default, every interface) starts
+ * only with {@code --auth basic}, or with {@code --auth none} said explicitly, which it then warns
+ * about. Anyone who reaches an unauthenticated port can write and drop tables.
  */
 @Command(name = "serve", mixinStandardHelpOptions = true,
         description = "Serve the HTTP gateway (REST + SQL, JSON and Arrow) over an existing Fluss cluster until Ctrl-C.")
@@ -28,8 +40,26 @@ public final class ServeCommand implements Callable<Integer> {
     int httpPort;
 
     @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "0.0.0.0",
-            description = "The interface to listen on (default: ${DEFAULT-VALUE}, every interface).")
+            description = "The interface to listen on (default: ${DEFAULT-VALUE}, every interface, which needs "
+                    + "--auth).")
     String httpHost;
+
+    @Option(names = "--auth", paramLabel = "none|basic",
+            description = "How /v1 requests authenticate: basic (HTTP Basic, passed to Fluss as SASL/PLAIN, so "
+                    + "Fluss ACLs decide) or none. Required when --http-host is not a loopback address.")
+    Optional<String> auth;
+
+    @Option(names = "--service-user", paramLabel = "USER",
+            description = "With --auth basic: the Fluss SASL/PLAIN user of the gateway's own connection (health "
+                    + "checks, lake settings); its password is read from the environment variable "
+                    + SERVICE_PASSWORD_ENV + ".")
+    Optional<String> serviceUser;
+
+    /** Where {@code --service-user}'s password comes from (not the command line, which others can read). */
+    public static final String SERVICE_PASSWORD_ENV = "RIFFLE_SERVICE_PASSWORD";
+
+    /** Where environment variables are read (tests give their own). */
+    Function<String, String> environment = System::getenv;
 
     private final CountDownLatch stop = new CountDownLatch(1);
     private volatile Gateway running;
@@ -40,12 +70,19 @@ public final class ServeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--http-port must be between 0 and 65535, got " + httpPort);
         }
+        Auth mode = authMode();
         PrintWriter out = spec.commandLine().getOut();
+        if (mode == Auth.NONE && !loopback(httpHost)) {
+            spec.commandLine().getErr().println("WARNING: serving on " + httpHost + " without authentication "
+                    + "(--auth none): anyone who reaches this port can read, write and drop tables.");
+            spec.commandLine().getErr().flush();
+        }
         ShutdownSignals.onStop(stop::countDown);
-        try (Gateway gateway = Gateway.builder().bootstrapServers(bootstrapServers).host(httpHost).port(httpPort)
-                .start()) {
+        try (Gateway gateway = Gateway.builder().clientConfig(clientConfig(mode)).auth(mode).host(httpHost)
+                .port(httpPort).start()) {
             running = gateway;
-            out.println("Riffle HTTP gateway over Fluss " + bootstrapServers);
+            out.println("Riffle HTTP gateway over Fluss " + bootstrapServers
+                    + (mode == Auth.BASIC ? " (HTTP Basic as Fluss SASL/PLAIN users)" : " (no authentication)"));
             out.println("  HTTP gateway:  " + gateway.url() + "   (routes: " + gateway.url() + "/openapi.json)");
             out.println("  SQL over HTTP: POST " + gateway.url() + "/v1/sql");
             out.println("  JDBC URL:      " + gateway.jdbcUrl());
@@ -60,6 +97,57 @@ public final class ServeCommand implements Callable<Integer> {
         out.println("Stopped.");
         out.flush();
         return 0;
+    }
+
+    /** {@code --auth}, checked; refused when missing for a host beyond loopback. */
+    private Auth authMode() {
+        if (auth.isEmpty()) {
+            if (!loopback(httpHost)) {
+                throw new CommandLine.ParameterException(spec.commandLine(), "riffle serve listens on " + httpHost
+                        + ", beyond loopback: give --auth basic (Fluss users and ACLs), or --auth none to serve "
+                        + "without authentication, or --http-host 127.0.0.1");
+            }
+            return Auth.NONE;
+        }
+        Auth mode = switch (auth.get()) {
+            case "none" -> Auth.NONE;
+            case "basic" -> Auth.BASIC;
+            default -> throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--auth takes none or basic, got '" + auth.get() + "'");
+        };
+        if (serviceUser.isPresent() && mode != Auth.BASIC) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--service-user goes with --auth basic");
+        }
+        return mode;
+    }
+
+    /** The gateway's own Fluss client settings: the bootstrap servers, and the service user's credentials. */
+    private Configuration clientConfig(Auth mode) {
+        Configuration conf = new Configuration();
+        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
+        if (mode != Auth.BASIC || serviceUser.isEmpty()) {
+            return conf;
+        }
+        String password = environment.apply(SERVICE_PASSWORD_ENV);
+        if (password == null || password.isEmpty()) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--service-user " + serviceUser.get()
+                    + " needs its password in the environment variable " + SERVICE_PASSWORD_ENV);
+        }
+        return Sessions.principalConfig(conf, serviceUser.get(), password);
+    }
+
+    /** Whether {@code host} names only this machine (a name that does not resolve is not). */
+    static boolean loopback(String host) {
+        try {
+            for (InetAddress address : InetAddress.getAllByName(host)) {
+                if (!address.isLoopbackAddress()) {
+                    return false;
+                }
+            }
+            return true;
+        } catch (UnknownHostException e) {
+            return false;
+        }
     }
 
     /** The gateway while it serves (for tests that run the command in-process), else null. */

@@ -10,6 +10,9 @@ import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Path;
+import java.util.Base64;
+import java.util.Map;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -28,9 +31,14 @@ import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.DataTypes;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 import picocli.CommandLine;
 
-/** {@code riffle serve} in-process against the test JVM's cluster: it answers, runs SQL, and stops with 0. */
+/**
+ * {@code riffle serve} in-process against the test JVM's cluster: it answers, runs SQL, and stops
+ * with 0; beyond loopback it needs {@code --auth}; {@code --auth basic} passes HTTP Basic
+ * credentials to a SASL cluster.
+ */
 @ExtendWith(LocalClusterExtension.class)
 class ServeCommandIT {
 
@@ -79,5 +87,84 @@ class ServeCommandIT {
         }
         assertThat(exit.get(60, TimeUnit.SECONDS)).as(out.toString()).isZero();
         assertThat(out.toString()).contains("Stopped.");
+    }
+
+    @Test
+    void refusesToServeEveryInterfaceWithoutBeingToldHowToAuthenticate(LocalCluster cluster) {
+        StringWriter err = new StringWriter();
+        CommandLine commandLine = new CommandLine(new ServeCommand());
+        commandLine.setOut(new PrintWriter(new StringWriter(), true));
+        commandLine.setErr(new PrintWriter(err, true));
+        // The default host is every interface: nothing is bound, the command says what to give.
+        int exit = commandLine.execute("--bootstrap-servers", cluster.bootstrapServers(), "--http-port", "0");
+        assertThat(exit).as(err.toString()).isEqualTo(2);
+        assertThat(err.toString()).contains("listens on 0.0.0.0, beyond loopback", "--auth basic", "--auth none",
+                "--http-host 127.0.0.1");
+
+        StringWriter badAuth = new StringWriter();
+        CommandLine bad = new CommandLine(new ServeCommand());
+        bad.setErr(new PrintWriter(badAuth, true));
+        assertThat(bad.execute("--bootstrap-servers", cluster.bootstrapServers(), "--auth", "kerberos"))
+                .isEqualTo(2);
+        assertThat(badAuth.toString()).contains("--auth takes none or basic, got 'kerberos'");
+    }
+
+    @Test
+    void loopbackHostsAreTheOnlyOnesServedWithoutAuth() {
+        assertThat(ServeCommand.loopback("127.0.0.1")).isTrue();
+        assertThat(ServeCommand.loopback("localhost")).isTrue();
+        assertThat(ServeCommand.loopback("::1")).isTrue();
+        assertThat(ServeCommand.loopback("0.0.0.0")).isFalse();
+        assertThat(ServeCommand.loopback("::")).isFalse();
+        assertThat(ServeCommand.loopback("no-such-host.invalid")).isFalse();
+    }
+
+    @Test
+    void basicAuthPassesCallersToAFlussClusterWithSasl(@TempDir Path dataDir) throws Exception {
+        try (LocalCluster sasl = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false)
+                .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret")).start()) {
+            ServeCommand serve = new ServeCommand();
+            serve.environment = name -> name.equals(ServeCommand.SERVICE_PASSWORD_ENV) ? "admin-secret" : null;
+            StringWriter out = new StringWriter();
+            CommandLine commandLine = new CommandLine(serve);
+            commandLine.setOut(new PrintWriter(out, true));
+            commandLine.setErr(new PrintWriter(out, true));
+            CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> commandLine.execute(
+                    "--bootstrap-servers", sasl.bootstrapServers(), "--http-port", "0", "--http-host", "127.0.0.1",
+                    "--auth", "basic", "--service-user", "admin"));
+            try {
+                await().atMost(Duration.ofSeconds(60)).until(() -> serve.gateway() != null || exit.isDone());
+                Gateway gateway = serve.gateway();
+                assertThat(gateway).as(out.toString()).isNotNull();
+                assertThat(out.toString()).contains("HTTP Basic as Fluss SASL/PLAIN users");
+                HttpClient client = HttpClient.newHttpClient();
+                // The gateway's own connection (the service user) answers readiness.
+                HttpResponse<String> ready = client.send(HttpRequest.newBuilder(URI.create(gateway.url() + "/ready"))
+                        .build(), HttpResponse.BodyHandlers.ofString());
+                assertThat(ready.statusCode()).as(ready.body()).isEqualTo(200);
+
+                URI databases = URI.create(gateway.url() + "/v1/databases");
+                HttpResponse<String> anonymous = client.send(HttpRequest.newBuilder(databases).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(anonymous.statusCode()).isEqualTo(401);
+                assertThat(anonymous.headers().firstValue("WWW-Authenticate")).hasValueSatisfying(
+                        challenge -> assertThat(challenge).startsWith("Basic"));
+                HttpResponse<String> wrong = client.send(HttpRequest.newBuilder(databases)
+                        .header("Authorization", basic("alice", "not-her-secret")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(wrong.statusCode()).as(wrong.body()).isEqualTo(401);
+                HttpResponse<String> alice = client.send(HttpRequest.newBuilder(databases)
+                        .header("Authorization", basic("alice", "alice-secret")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(alice.statusCode()).as(alice.body()).isEqualTo(200);
+            } finally {
+                serve.stop();
+            }
+            assertThat(exit.get(60, TimeUnit.SECONDS)).as(out.toString()).isZero();
+        }
+    }
+
+    private static String basic(String user, String password) {
+        return "Basic " + Base64.getEncoder().encodeToString((user + ":" + password).getBytes(UTF_8));
     }
 }
