@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.JettyErrors;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.RequestScope;
@@ -153,6 +154,7 @@ public final class Gateway implements AutoCloseable {
         private Duration scanTimeout = Duration.ofMinutes(5);
         private int maxKeys = 10_000;
         private int maxBuckets = ServerLimits.DEFAULT_MAX_BUCKETS;
+        private int maxSqlLength = ServerLimits.DEFAULT.maxSqlLength();
         private Auth auth = Auth.NONE;
         private int maxPrincipals = 100;
 
@@ -230,6 +232,15 @@ public final class Gateway implements AutoCloseable {
             return this;
         }
 
+        /** The longest SQL statement {@code /v1/sql} takes, in characters (default 65,536); longer is a 413 {@code sql_too_long}. */
+        public Builder maxSqlLength(int characters) {
+            if (characters < 1) {
+                throw new IllegalArgumentException("maxSqlLength must be at least 1, got " + characters);
+            }
+            this.maxSqlLength = characters;
+            return this;
+        }
+
         /**
          * How {@code /v1} requests authenticate (default {@link Auth#NONE}). With {@link Auth#BASIC}
          * each request's Basic user and password open that principal's own SASL/PLAIN connection
@@ -251,7 +262,8 @@ public final class Gateway implements AutoCloseable {
         }
 
         public Gateway start() {
-            ServerLimits limits = new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys, maxBuckets);
+            ServerLimits limits = new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys, maxBuckets,
+                    maxSqlLength);
             boolean owns = connection == null;
             if (owns && clientConfig == null) {
                 throw new IllegalStateException("Give the gateway bootstrapServers, a clientConfig or a connection");
@@ -279,6 +291,7 @@ public final class Gateway implements AutoCloseable {
                 Javalin app = Javalin.create(config -> {
                     config.showJavalinBanner = false;
                     config.jetty.threadPool = threads;
+                    config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
                     config.jetty.modifyServletContextHandler(context ->
                             context.insertHandler(Routes.aheadOfJavalin(lookups, sessions, metrics)));
                     config.http.maxRequestSize = maxBodyBytes;

@@ -2,6 +2,7 @@ package dev.riffle.server;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.exec.StatementLimits;
 import java.time.Duration;
 
 /**
@@ -19,24 +20,26 @@ import java.time.Duration;
  * @param maxBuckets the most buckets a table created through the server may have (below the
  *     cluster's own {@code max.bucket.num}: one request cannot make the cluster allocate a table of
  *     a billion buckets)
+ * @param maxSqlLength the longest SQL statement, in characters, refused before it is parsed (see
+ *     {@link StatementLimits})
  */
 public record ServerLimits(long maxBodyBytes, Duration requestTimeout, Duration scanTimeout, int maxKeys,
-        int maxBuckets) {
+        int maxBuckets, int maxSqlLength) {
     /** The most buckets per table by default. */
     public static final int DEFAULT_MAX_BUCKETS = 1024;
     public static final ServerLimits DEFAULT = new ServerLimits(64L * 1024 * 1024, Duration.ofSeconds(60),
-            Duration.ofMinutes(5), 10_000, DEFAULT_MAX_BUCKETS);
+            Duration.ofMinutes(5), 10_000, DEFAULT_MAX_BUCKETS, StatementLimits.DEFAULT.maxSqlLength());
 
     public ServerLimits {
-        if (maxBodyBytes <= 0 || maxKeys <= 0 || maxBuckets <= 0) {
+        if (maxBodyBytes <= 0 || maxKeys <= 0 || maxBuckets <= 0 || maxSqlLength <= 0) {
             throw new IllegalArgumentException("limits must be positive, got maxBodyBytes " + maxBodyBytes
-                    + ", maxKeys " + maxKeys + ", maxBuckets " + maxBuckets);
+                    + ", maxKeys " + maxKeys + ", maxBuckets " + maxBuckets + ", maxSqlLength " + maxSqlLength);
         }
         requireNonNull(requestTimeout, "requestTimeout is null");
         requireNonNull(scanTimeout, "scanTimeout is null");
     }
 
     public ServerLimits withMaxKeys(int keys) {
-        return new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, keys, maxBuckets);
+        return new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, keys, maxBuckets, maxSqlLength);
     }
 }

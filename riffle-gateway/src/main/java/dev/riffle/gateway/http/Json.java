@@ -19,8 +19,12 @@ import java.util.Set;
  * the field and what it should have been.
  */
 public final class Json {
-    /** Decimals stay exact both ways, and a body is one document (trailing content is an error). */
+    /**
+     * Decimals stay exact both ways, a body is one document (trailing content is an error), and an
+     * object that names a field twice is refused (which of the two was meant cannot be known).
+     */
     public static final JsonMapper MAPPER = JsonMapper.builder()
+            .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
             .enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS)
             .enable(DeserializationFeature.FAIL_ON_TRAILING_TOKENS)
             .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)

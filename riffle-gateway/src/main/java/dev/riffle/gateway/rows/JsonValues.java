@@ -1,9 +1,10 @@
 package dev.riffle.gateway.rows;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.core.exception.InvalidValueException;
-import dev.riffle.core.values.FlussValueSink;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.riffle.core.exception.InvalidValueException;
+import dev.riffle.core.types.TemporalRange;
+import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.gateway.http.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -21,6 +22,7 @@ import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.GenericArray;
@@ -34,8 +36,10 @@ import org.apache.fluss.types.CharType;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.LocalZonedTimestampType;
 import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.RowType;
+import org.apache.fluss.types.TimestampType;
 
 /**
  * Turns JSON values into the values Fluss rows hold, checking each against its column type.
@@ -76,7 +80,7 @@ public final class JsonValues {
             case BIGINT:
                 return integral(node, type, Long.MIN_VALUE, Long.MAX_VALUE);
             case FLOAT:
-                return (float) floating(node, type);
+                return narrow(floating(node, type), node, type);
             case DOUBLE:
                 return floating(node, type);
             case DECIMAL:
@@ -159,7 +163,13 @@ public final class JsonValues {
 
     private static double floating(JsonNode node, DataType type) {
         if (node.isNumber()) {
-            return node.doubleValue();
+            double value = node.doubleValue();
+            // A written number too large for the type is refused, not stored as infinity; the
+            // infinities themselves are written as "Infinity" and "-Infinity".
+            if (Double.isInfinite(value)) {
+                throw new InvalidValueException(clip(node.asText()) + " is out of range for " + type);
+            }
+            return value;
         }
         if (node.isTextual()) {
             switch (node.asText()) {
@@ -174,6 +184,15 @@ public final class JsonValues {
             }
         }
         throw mismatch(node, type);
+    }
+
+    /** {@code value} as a FLOAT, refused when a finite double is beyond the float range. */
+    private static float narrow(double value, JsonNode node, DataType type) {
+        float narrowed = (float) value;
+        if (Float.isInfinite(narrowed) && !Double.isInfinite(value)) {
+            throw new InvalidValueException(clip(node.asText()) + " is out of range for " + type);
+        }
+        return narrowed;
     }
 
     private static Decimal decimal(JsonNode node, DecimalType type) {
@@ -213,44 +232,64 @@ public final class JsonValues {
 
     private static int date(JsonNode node, DataType type) {
         if (node.isIntegralNumber() && node.canConvertToInt()) {
+            inRange(TemporalRange.epochDay(node.asInt()));
             return node.asInt();
         }
         expect(node.isTextual(), node, type);
+        LocalDate date;
         try {
-            return (int) LocalDate.parse(node.asText()).toEpochDay();
+            date = LocalDate.parse(node.asText());
         } catch (DateTimeException e) {
             throw new InvalidValueException("'" + clip(node.asText()) + "' is not a DATE like 2024-06-01");
         }
+        inRange(TemporalRange.date(date));
+        return (int) date.toEpochDay();
     }
 
     private static TimestampNtz timestampNtz(JsonNode node, DataType type) {
+        int precision = ((TimestampType) type).getPrecision();
         if (node.isIntegralNumber() && node.canConvertToLong()) {
+            inRange(TemporalRange.epochMillis(node.asLong(), precision));
             return TimestampNtz.fromMillis(node.asLong());
         }
         expect(node.isTextual(), node, type);
+        LocalDateTime value;
         try {
-            return TimestampNtz.fromLocalDateTime(LocalDateTime.parse(node.asText().replace(' ', 'T')));
+            value = LocalDateTime.parse(node.asText().replace(' ', 'T'));
         } catch (DateTimeException e) {
             throw new InvalidValueException("'" + clip(node.asText()) + "' is not a " + type
                     + " like 2024-06-01T12:30:00.250 (or epoch milliseconds)");
         }
+        inRange(TemporalRange.timestamp(value, precision));
+        return TimestampNtz.fromLocalDateTime(value);
     }
 
     private static TimestampLtz timestampLtz(JsonNode node, DataType type) {
+        int precision = ((LocalZonedTimestampType) type).getPrecision();
         if (node.isIntegralNumber() && node.canConvertToLong()) {
+            inRange(TemporalRange.epochMillis(node.asLong(), precision));
             return TimestampLtz.fromEpochMillis(node.asLong());
         }
         expect(node.isTextual(), node, type);
         String text = node.asText().replace(' ', 'T');
+        Instant value;
         try {
-            return TimestampLtz.fromInstant(Instant.parse(text));
+            value = Instant.parse(text);
         } catch (DateTimeException e) {
             try {
-                return TimestampLtz.fromInstant(OffsetDateTime.parse(text).toInstant());
+                value = OffsetDateTime.parse(text).toInstant();
             } catch (DateTimeException again) {
                 throw new InvalidValueException("'" + clip(node.asText()) + "' is not a " + type
                         + " like 2024-06-01T12:30:00Z (an instant with Z or an offset, or epoch milliseconds)");
             }
+        }
+        inRange(TemporalRange.instant(value, precision));
+        return TimestampLtz.fromInstant(value);
+    }
+
+    private static void inRange(Optional<String> problem) {
+        if (problem.isPresent()) {
+            throw new InvalidValueException(problem.get());
         }
     }
 

@@ -20,6 +20,7 @@ import io.javalin.openapi.OpenApiParam;
 import io.javalin.openapi.OpenApiRequestBody;
 import io.javalin.openapi.OpenApiResponse;
 import java.io.IOException;
+import java.io.ByteArrayInputStream;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -164,9 +165,15 @@ public final class WriteResource {
     private static List<GenericRow> arrowRows(Context ctx, RequestContext request, RowShape shape) {
         List<GenericRow> rows = new ArrayList<>();
         long limit = request.limits().maxBodyBytes();
-        try (InputStream in = Bodies.open(ctx, limit);
-                BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
-                ArrowStreamReader reader = new ArrowStreamReader(in, allocator)) {
+        byte[] stream;
+        try (InputStream in = Bodies.open(ctx, limit)) {
+            stream = in.readAllBytes(); // at most the body limit; Arrow's reader would hold it all anyway
+        } catch (IOException e) {
+            throw Bodies.ioFailure(e);
+        }
+        ArrowFraming.check(stream);
+        try (BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
+                ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(stream), allocator)) {
             try {
                 shape.checkArrowSchema(reader.getVectorSchemaRoot().getSchema().getFields());
                 while (reader.loadNextBatch()) {

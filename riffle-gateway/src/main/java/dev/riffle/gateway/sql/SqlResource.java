@@ -46,6 +46,8 @@ import org.apache.fluss.exception.AuthorizationException;
  * prepared once per pooled connection, so a repeated point query is planned once.
  */
 public final class SqlResource {
+    /** How much of a long statement an error message quotes. */
+    private static final int QUOTED_SQL = 200;
     static final String TEXT = "text/plain";
     /** How Calcite ("Object 'x' not found") and riffle-sql ("Table 'x' not found") name a missing table. */
     private static final Pattern TABLE_NOT_FOUND = Pattern.compile("(Object|Table) '([^']+)' not found");
@@ -77,7 +79,7 @@ public final class SqlResource {
         try {
             result = SqlStatements.run(request, body.sql(), body.parameters());
         } catch (SQLException | RuntimeException e) {
-            throw sqlFailure(e);
+            throw sqlFailure(e, body.sql());
         }
         try (SqlResult answer = result) {
             if (answer instanceof SqlResult.Updated updated) {
@@ -91,7 +93,7 @@ public final class SqlResource {
                 // first rows still gets a proper error status.
                 rows.hasNext();
             } catch (RuntimeException e) {
-                throw sqlFailure(e);
+                throw sqlFailure(e, body.sql());
             }
             count = format == MediaTypes.Format.ARROW ? arrow(ctx, rows) : json(ctx, rows);
             GatewayMetrics.rows(ctx, "read", count);
@@ -153,7 +155,7 @@ public final class SqlResource {
      * (an unreachable cluster stays a 503); an unknown table is a 404; anything else the SQL layer
      * says is a 400 carrying its message.
      */
-    static ApiException sqlFailure(Exception e) {
+    static ApiException sqlFailure(Exception e, String sql) {
         if (e instanceof ApiException api) {
             return api;
         }
@@ -161,7 +163,9 @@ public final class SqlResource {
         if (fluss.isPresent()) {
             return fluss.get();
         }
-        String message = message(e);
+        // Calcite's messages quote the whole statement; the client sent it and needs only its start.
+        String message = sql.length() > QUOTED_SQL ? message(e).replace(sql, sql.substring(0, QUOTED_SQL) + "...")
+                : message(e);
         Matcher notFound = TABLE_NOT_FOUND.matcher(message);
         if (notFound.find()) {
             return new ApiException(404, "table_not_found", message, java.util.Map.of(), e);

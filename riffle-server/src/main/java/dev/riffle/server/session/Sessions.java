@@ -10,6 +10,7 @@ import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.principal.Credentials;
 import dev.riffle.server.principal.PrincipalPool;
 import dev.riffle.server.sql.SqlConnections;
+import dev.riffle.sql.exec.StatementLimits;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.client.Connection;
@@ -59,7 +60,8 @@ public final class Sessions implements AutoCloseable {
         Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
         SessionLedger ledger = new SessionLedger();
         Session session = new Session(Optional.empty(), riffle, false,
-                () -> SqlConnections.over(connection, SHARED_SQL_CONNECTIONS, limits.requestTimeout()), ledger);
+                () -> SqlConnections.over(connection, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
+                        new StatementLimits(limits.maxSqlLength())), ledger);
         return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger);
     }
 
@@ -78,7 +80,8 @@ public final class Sessions implements AutoCloseable {
             FlussConnection connection = open(own, user);
             Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
             return new Session(Optional.of(user), riffle, true,
-                    () -> SqlConnections.over(own, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout()), ledger);
+                    () -> SqlConnections.over(own, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
+                            new StatementLimits(limits.maxSqlLength())), ledger);
         });
         return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger);
     }

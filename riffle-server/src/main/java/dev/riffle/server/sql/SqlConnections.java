@@ -2,6 +2,7 @@ package dev.riffle.server.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.sql.jdbc.RiffleDriver;
@@ -57,8 +58,9 @@ public final class SqlConnections implements AutoCloseable {
     }
 
     /** A pool over the cluster of {@code connection}, with the same Fluss client settings (and principal). */
-    public static SqlConnections over(FlussConnection connection, int size, Duration waitTimeout) {
-        return over(connection.getConfiguration(), size, waitTimeout);
+    public static SqlConnections over(FlussConnection connection, int size, Duration waitTimeout,
+            StatementLimits limits) {
+        return over(connection.getConfiguration(), size, waitTimeout, limits);
     }
 
     /**
@@ -66,8 +68,10 @@ public final class SqlConnections implements AutoCloseable {
      * travels as a {@code fluss.*} driver property, which the driver applies over what the URL says
      * (the URL names the first bootstrap server).
      */
-    public static SqlConnections over(Configuration clientConfig, int size, Duration waitTimeout) {
+    public static SqlConnections over(Configuration clientConfig, int size, Duration waitTimeout,
+            StatementLimits limits) {
         Properties properties = new Properties();
+        properties.setProperty(StatementLimits.MAX_SQL_LENGTH, Integer.toString(limits.maxSqlLength()));
         clientConfig.toMap().forEach((key, value) -> properties.setProperty("fluss." + key, value));
         return new SqlConnections(urlOf(clientConfig), properties, size, waitTimeout);
     }

@@ -2,6 +2,8 @@ package dev.riffle.server.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.server.failure.FailureKind;
+import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.ResultSetReader;
@@ -32,6 +34,10 @@ public final class SqlStatements {
         requireNonNull(request, "request is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(parameters, "parameters is null");
+        if (sql.length() > request.limits().maxSqlLength()) {
+            throw new ServiceException(FailureKind.TOO_LARGE, "sql_too_long", "The statement is " + sql.length()
+                    + " characters long; this server takes statements of at most " + request.limits().maxSqlLength());
+        }
         SqlConnections.Lease lease = request.session().sql().borrow();
         try {
             PreparedStatement statement = lease.prepare(sql);

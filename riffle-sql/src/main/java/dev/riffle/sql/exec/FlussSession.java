@@ -33,20 +33,33 @@ public final class FlussSession implements AutoCloseable {
     private static final long TIMEOUT_SECONDS = 60;
 
     private final Riffle riffle;
+    private final StatementLimits limits;
     private final Map<TablePath, Table> tables = new ConcurrentHashMap<>();
     private final Map<LookuperKey, Lookuper> lookupers = new ConcurrentHashMap<>();
 
-    private FlussSession(Riffle riffle) {
+    private FlussSession(Riffle riffle, StatementLimits limits) {
         this.riffle = requireNonNull(riffle, "riffle is null");
+        this.limits = requireNonNull(limits, "limits is null");
     }
 
     /** Connects to {@code bootstrapServers}; {@code overrides} are extra Fluss client settings. */
     public static FlussSession connect(String bootstrapServers, Map<String, String> overrides) {
+        return connect(bootstrapServers, overrides, StatementLimits.DEFAULT);
+    }
+
+    /** As {@link #connect(String, Map)}, with the statements' limits. */
+    public static FlussSession connect(String bootstrapServers, Map<String, String> overrides,
+            StatementLimits limits) {
         Configuration conf = new Configuration();
         conf.setString("bootstrap.servers", requireNonNull(bootstrapServers, "bootstrapServers is null"));
         conf.setString("client.lookup.batch-timeout", DEFAULT_LOOKUP_BATCH_TIMEOUT);
         overrides.forEach(conf::setString);
-        return new FlussSession(Riffle.connect(conf));
+        return new FlussSession(Riffle.connect(conf), limits);
+    }
+
+    /** What this connection's statements may cost. */
+    public StatementLimits limits() {
+        return limits;
     }
 
     public Riffle riffle() {

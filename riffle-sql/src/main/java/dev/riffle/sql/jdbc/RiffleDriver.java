@@ -3,6 +3,7 @@ package dev.riffle.sql.jdbc;
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.ddl.FlussParserFactory;
 import dev.riffle.sql.exec.FlussSession;
+import dev.riffle.sql.exec.StatementLimits;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -99,9 +100,15 @@ public final class RiffleDriver extends Driver {
                 properties.remove(name);
             }
         }
+        StatementLimits limits;
+        try {
+            limits = StatementLimits.take(properties);
+        } catch (IllegalArgumentException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
         FlussSession session;
         try {
-            session = FlussSession.connect(address, fluss);
+            session = FlussSession.connect(address, fluss, limits);
         } catch (RuntimeException e) {
             throw new SQLException("Cannot connect to Fluss at " + address + ": " + e.getMessage(), e);
         }

@@ -1,6 +1,8 @@
 package dev.riffle.sql.jdbc;
 
+import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.sql.planner.FlussRules;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -56,6 +58,9 @@ final class RifflePrepare extends CalcitePrepareImpl {
     @Override
     public <T> CalciteSignature<T> prepareSql(org.apache.calcite.jdbc.CalcitePrepare.Context context, Query<T> query,
             java.lang.reflect.Type elementType, long maxRowCount) {
+        // Before the parser, whose time grows faster than the text.
+        (context.getRootSchema().schema instanceof FlussRootSchema root ? root.session().limits()
+                : StatementLimits.DEFAULT).check(query.sql);
         try {
             CalciteSignature<T> signature = ConstantFailures.guard(super.prepareSql(context, query, elementType,
                     maxRowCount));

@@ -1,0 +1,50 @@
+package dev.riffle.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.riffle.local.LocalCluster;
+import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.sql.exec.StatementLimits;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** A statement longer than the connection's {@code maxSqlLength} is refused before Calcite parses it. */
+@ExtendWith(LocalClusterExtension.class)
+class StatementLimitsIT {
+
+    @Test
+    void aStatementOverTheLengthLimitIsRefusedNamingTheLimit(LocalCluster cluster) throws Exception {
+        String url = "jdbc:riffle://" + cluster.bootstrapServers();
+        // 300,000 chained additions: Calcite's parser would take minutes; the default limit refuses it at once.
+        String huge = "SELECT " + "1 + ".repeat(300_000) + "1";
+        try (Connection sql = DriverManager.getConnection(url); Statement statement = sql.createStatement()) {
+            long started = System.nanoTime();
+            assertThatThrownBy(() -> statement.executeQuery(huge)).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("1200008 characters long")
+                    .hasMessageContaining("at most 65536 (the driver property maxSqlLength)");
+            assertThat((System.nanoTime() - started) / 1_000_000).as("ms to refuse").isLessThan(1_000);
+            // Avatica wraps what the driver says in "Error while preparing statement [...]".
+            assertThatThrownBy(() -> sql.prepareStatement(huge)).isInstanceOf(SQLException.class)
+                    .hasRootCauseInstanceOf(StatementLimits.StatementTooLongException.class)
+                    .rootCause().hasMessageContaining("at most 65536 (the driver property maxSqlLength)");
+        }
+        try (Connection sql = DriverManager.getConnection(url + ";maxSqlLength=20");
+                Statement statement = sql.createStatement()) {
+            try (ResultSet rows = statement.executeQuery("SELECT 1 + 1")) {
+                assertThat(rows.next()).isTrue();
+                assertThat(rows.getInt(1)).isEqualTo(2);
+            }
+            assertThatThrownBy(() -> statement.executeQuery("SELECT 1 + 1 + 1 + 1 + 1")).rootCause()
+                    .hasMessageContaining("24 characters long").hasMessageContaining("at most 20");
+        }
+        assertThatThrownBy(() -> DriverManager.getConnection(url + ";maxSqlLength=lots"))
+                .isInstanceOf(SQLException.class)
+                .hasMessageContaining("maxSqlLength takes a whole number of characters, got 'lots'");
+    }
+}
