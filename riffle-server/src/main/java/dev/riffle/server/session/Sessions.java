@@ -61,7 +61,7 @@ public final class Sessions implements AutoCloseable {
         SessionLedger ledger = new SessionLedger();
         Session session = new Session(Optional.empty(), riffle, false,
                 () -> SqlConnections.over(connection, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
-                        new StatementLimits(limits.maxSqlLength())), ledger);
+                        StatementLimits.DEFAULT.withMaxSqlLength(limits.maxSqlLength())), ledger);
         return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger);
     }
 
@@ -81,7 +81,7 @@ public final class Sessions implements AutoCloseable {
             Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
             return new Session(Optional.of(user), riffle, true,
                     () -> SqlConnections.over(own, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
-                            new StatementLimits(limits.maxSqlLength())), ledger);
+                            StatementLimits.DEFAULT.withMaxSqlLength(limits.maxSqlLength())), ledger);
         });
         return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger);
     }

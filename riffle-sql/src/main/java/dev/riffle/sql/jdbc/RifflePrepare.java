@@ -12,6 +12,8 @@ import org.apache.calcite.plan.Convention;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexBuilder;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.validate.SqlValidator;
 import java.util.Optional;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
@@ -36,6 +38,13 @@ final class RifflePrepare extends CalcitePrepareImpl {
         return new CalcitePreparingStmt(this, context, catalogReader, typeFactory, context.getRootSchema(), prefer,
                 createCluster(planner, new RexBuilder(typeFactory)), convention, createConvertletTable()) {
             @Override
+            public PreparedResult prepareSql(SqlNode sqlQuery, Class runtimeClass, SqlValidator validator,
+                    boolean needsValidation) {
+                limits(context).check(sqlQuery); // parsed, not yet validated or planned
+                return super.prepareSql(sqlQuery, runtimeClass, validator, needsValidation);
+            }
+
+            @Override
             protected PreparedResult implement(RelRoot root) {
                 directRead = DirectRead.match(root);
                 return super.implement(root);
@@ -59,8 +68,7 @@ final class RifflePrepare extends CalcitePrepareImpl {
     public <T> CalciteSignature<T> prepareSql(org.apache.calcite.jdbc.CalcitePrepare.Context context, Query<T> query,
             java.lang.reflect.Type elementType, long maxRowCount) {
         // Before the parser, whose time grows faster than the text.
-        (context.getRootSchema().schema instanceof FlussRootSchema root ? root.session().limits()
-                : StatementLimits.DEFAULT).check(query.sql);
+        limits(context).check(query.sql);
         try {
             CalciteSignature<T> signature = ConstantFailures.guard(super.prepareSql(context, query, elementType,
                     maxRowCount));
@@ -78,5 +86,11 @@ final class RifflePrepare extends CalcitePrepareImpl {
             }
             throw (RuntimeException) cause;
         }
+    }
+
+    /** The limits of the connection a statement is prepared on. */
+    private static StatementLimits limits(org.apache.calcite.jdbc.CalcitePrepare.Context context) {
+        return context.getRootSchema().schema instanceof FlussRootSchema root ? root.session().limits()
+                : StatementLimits.DEFAULT;
     }
 }
