@@ -6,6 +6,7 @@ import dev.riffle.core.exception.DatabaseNotFoundException;
 import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.read.LakeReads;
+import dev.riffle.core.rpc.RetryingAdmin;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.ExecutionException;
@@ -119,7 +120,7 @@ public final class Riffle implements AutoCloseable {
     public RiffleTable table(TablePath path) {
         requireNonNull(path, "path is null");
         try {
-            TableInfo info = connection.getOrCreateAdmin().getTableInfo(path).get(60, TimeUnit.SECONDS);
+            TableInfo info = admin().getTableInfo(path).get(60, TimeUnit.SECONDS);
             return new RiffleTable(connection, info, allocator, this::lake);
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
@@ -136,6 +137,14 @@ public final class Riffle implements AutoCloseable {
     /** The table {@code info} describes, without asking the cluster again. */
     public RiffleTable table(TableInfo info) {
         return new RiffleTable(connection, requireNonNull(info, "info is null"), allocator, this::lake);
+    }
+
+    /**
+     * The connection's admin, its read-only calls retried after a metadata refresh when a tablet
+     * server is gone ({@link RetryingAdmin}); the connection owns it.
+     */
+    public Admin admin() {
+        return RetryingAdmin.of(connection);
     }
 
     public FlussConnection connection() {
@@ -164,7 +173,7 @@ public final class Riffle implements AutoCloseable {
      * database is missing too, the databases.
      */
     public RuntimeException notFound(TablePath path, Throwable cause) {
-        Admin admin = connection.getOrCreateAdmin();
+        Admin admin = admin();
         try {
             List<String> tables = admin.listTables(path.getDatabaseName()).get(30, TimeUnit.SECONDS);
             return new TableNotFoundException(path, "Table " + path + " does not exist; tables in database "
@@ -182,7 +191,7 @@ public final class Riffle implements AutoCloseable {
     /** {@code database} does not exist: the failure, naming the databases that do. */
     public DatabaseNotFoundException databaseNotFound(String database, Throwable cause) {
         return new DatabaseNotFoundException("Database " + database + " does not exist"
-                + databases(connection.getOrCreateAdmin()), cause);
+                + databases(admin()), cause);
     }
 
     private static String databases(Admin admin) {

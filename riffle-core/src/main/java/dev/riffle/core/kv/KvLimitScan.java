@@ -2,6 +2,7 @@ package dev.riffle.core.kv;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.rpc.RetryingTables;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.time.Duration;
@@ -53,7 +54,7 @@ public final class KvLimitScan implements CloseableIterator<InternalRow> {
         if (limit < 0) {
             throw new IllegalArgumentException("A limit must be >= 0, got " + limit);
         }
-        return new KvLimitScan(connection.getTable(info.getTablePath()), info, List.copyOf(buckets), limit);
+        return new KvLimitScan(RetryingTables.open(connection, info.getTablePath()), info, List.copyOf(buckets), limit);
     }
 
     @Override

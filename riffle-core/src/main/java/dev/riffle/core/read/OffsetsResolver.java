@@ -1,8 +1,11 @@
 package dev.riffle.core.read;
 
-import dev.riffle.core.exception.InvalidOffsetsException;
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
+import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.core.rpc.RetryPolicy;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
@@ -12,22 +15,36 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.Consumer;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.ListOffsetsResult;
 import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
 
-/** Turns start and stop specifications into offsets per bucket, asking the bucket leaders once. */
+/**
+ * Turns start and stop specifications into offsets per bucket, asking the bucket leaders. A
+ * leader that is gone (its request fails as retriable, or is not answered within
+ * {@link #ATTEMPT_TIMEOUT_SECONDS}) is looked up anew and asked again, up to {@link #RETRY}'s
+ * attempts: Fluss 0.9.1 sends the request to the leader its cached metadata names, even a stopped
+ * tablet server, and does not look again by itself.
+ */
 final class OffsetsResolver {
-    private static final long TIMEOUT_SECONDS = 60;
+    static final long ATTEMPT_TIMEOUT_SECONDS = 10;
+    static final RetryPolicy RETRY = new RetryPolicy(4, Duration.ofMillis(200), Duration.ofSeconds(2));
 
     private final Admin admin;
     private final TableInfo table;
+    private final Consumer<Long> refreshLeaders;
 
-    OffsetsResolver(Admin admin, TableInfo table) {
+    /**
+     * @param refreshLeaders looks up the leaders of the table's buckets anew (the partition's, given
+     *     its id; the table's, given null)
+     */
+    OffsetsResolver(Admin admin, TableInfo table, Consumer<Long> refreshLeaders) {
         this.admin = requireNonNull(admin, "admin is null");
         this.table = requireNonNull(table, "table is null");
+        this.refreshLeaders = requireNonNull(refreshLeaders, "refreshLeaders is null");
     }
 
     Map<TableBucket, Long> start(StartingOffsets spec, List<ScopedBucket> scope) {
@@ -93,23 +110,32 @@ final class OffsetsResolver {
         }
         Map<TableBucket, Long> result = new LinkedHashMap<>();
         for (Map.Entry<Optional<String>, List<Integer>> entry : byPartition.entrySet()) {
-            ListOffsetsResult offsets = entry.getKey().isPresent()
-                    ? admin.listOffsets(table.getTablePath(), entry.getKey().get(), entry.getValue(), spec)
-                    : admin.listOffsets(table.getTablePath(), entry.getValue(), spec);
+            Long partitionId = partitionIds.get(entry.getKey());
+            String where = table.getTablePath() + entry.getKey().map(p -> " partition " + p).orElse("");
             Map<Integer, Long> found;
             try {
-                found = offsets.all().get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                found = RETRY.call("list " + what + " of " + where, () -> {
+                    ListOffsetsResult offsets = entry.getKey().isPresent()
+                            ? admin.listOffsets(table.getTablePath(), entry.getKey().get(), entry.getValue(), spec)
+                            : admin.listOffsets(table.getTablePath(), entry.getValue(), spec);
+                    return offsets.all().get(ATTEMPT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                }, failure -> failure instanceof TimeoutException || FlussErrors.isRetriable(failure),
+                        () -> refreshLeaders.accept(partitionId));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while listing " + what + " of " + table.getTablePath());
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
-                throw new InvalidOffsetsException("Cannot list " + what + " of " + table.getTablePath()
-                        + entry.getKey().map(p -> " partition " + p).orElse("") + ": " + cause.getMessage(), cause);
+                throw new InvalidOffsetsException("Cannot list " + what + " of " + where + ": " + cause.getMessage(),
+                        cause);
             } catch (TimeoutException e) {
-                throw new IllegalStateException("Listing " + what + " of " + table.getTablePath() + " timed out");
+                throw new IllegalStateException("Listing " + what + " of " + where + " timed out ("
+                        + RETRY.attempts() + " tries of " + ATTEMPT_TIMEOUT_SECONDS + " s)");
+            } catch (RuntimeException e) {
+                throw e;
+            } catch (Exception e) {
+                throw new IllegalStateException("Listing " + what + " of " + where + " failed: " + e.getMessage(), e);
             }
-            Long partitionId = partitionIds.get(entry.getKey());
             found.forEach((bucket, offset) ->
                     result.put(new TableBucket(table.getTableId(), partitionId, bucket), offset));
         }

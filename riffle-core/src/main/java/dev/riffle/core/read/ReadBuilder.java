@@ -14,6 +14,7 @@ import dev.riffle.core.reader.EmptyReader;
 import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.Projection;
 import dev.riffle.core.types.ArrowTypeMapping;
@@ -441,7 +442,7 @@ public final class ReadBuilder {
 
     private TableReader kvLimitScan(List<String> requested, long limit) {
         List<TableBucket> buckets = new ArrayList<>();
-        for (ScopedBucket bucket : scope(connection.getOrCreateAdmin(), Optional.empty())) {
+        for (ScopedBucket bucket : scope(RetryingAdmin.of(connection), Optional.empty())) {
             buckets.add(bucket.bucket());
         }
         int rows = (int) Math.min(limit, Integer.MAX_VALUE);
@@ -466,9 +467,10 @@ public final class ReadBuilder {
             StoppingOffsets until, Optional<Predicate> prune) {
         ArrowLogScanner scanner = scanner(data, changelog);
         try {
-            Admin admin = connection.getOrCreateAdmin();
+            Admin admin = RetryingAdmin.of(connection);
             List<ScopedBucket> scope = scope(admin, prune, until);
-            OffsetsResolver offsets = new OffsetsResolver(admin, table);
+            OffsetsResolver offsets = new OffsetsResolver(admin, table, partitionId ->
+                    connection.getMetadataUpdater().updateTableOrPartitionMetadata(table.getTablePath(), partitionId));
             // Stop offsets first: rows that arrive while the start offsets are listed stay out.
             Map<TableBucket, Long> stops = offsets.stop(until, scope);
             Map<TableBucket, Long> starts = offsets.start(from, scope);

@@ -3,6 +3,7 @@ package dev.riffle.core.rpc;
 import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.apache.fluss.exception.ApiException;
 import org.apache.fluss.exception.RetriableException;
 import org.apache.fluss.exception.UnknownServerException;
 import org.apache.fluss.rpc.protocol.Errors;
@@ -68,8 +69,18 @@ public final class FlussErrors {
      * {@link #NOT_COORDINATOR_LEADER} among them).
      */
     public static boolean isRetriable(Throwable failure) {
-        Throwable cause = unwrap(failure);
-        return cause instanceof RetriableException || cause instanceof UnknownServerException;
+        // The client wraps what the server said (a future's exception, FlussRuntimeException around
+        // a metadata refresh that failed): judge by the first Fluss API error underneath.
+        Throwable cause = failure;
+        for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
+            if (cause instanceof RetriableException || cause instanceof UnknownServerException) {
+                return true;
+            }
+            if (cause instanceof ApiException) {
+                return false;
+            }
+        }
+        return false;
     }
 
     /** The failure inside the wrappers that futures add. */

@@ -1,14 +1,15 @@
 package dev.riffle.core.scan;
 
+import static java.util.Objects.requireNonNull;
+
 import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.exception.UnsupportedTableException;
-import static java.util.Objects.requireNonNull;
-
 import dev.riffle.core.fetch.FetchedRecords;
 import dev.riffle.core.fetch.LogFetcher;
 import dev.riffle.core.log.ArrowBatchDecoder;
 import dev.riffle.core.log.LogBatchHeader;
+import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.core.types.ArrowTypeMapping;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -394,7 +395,7 @@ public final class ArrowLogScanner implements AutoCloseable {
         String name = partitionNames.get(partitionId);
         if (name == null) {
             try {
-                for (PartitionInfo info : connection.getOrCreateAdmin().listPartitionInfos(table.getTablePath())
+                for (PartitionInfo info : RetryingAdmin.of(connection).listPartitionInfos(table.getTablePath())
                         .get(30, TimeUnit.SECONDS)) {
                     partitionNames.put(info.getPartitionId(), info.getPartitionName());
                 }

@@ -2,6 +2,7 @@ package dev.riffle.lake.config;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.rpc.RetryingAdmin;
 import java.util.HashMap;
 import java.util.Locale;
 import java.util.Map;
@@ -43,7 +44,7 @@ public record LakeConfig(String format, Map<String, String> options) {
     /** The lake of {@code connection}'s cluster: named by the client's settings, or else by the cluster's. */
     public static Optional<LakeConfig> of(FlussConnection connection) throws Exception {
         Optional<LakeConfig> own = fromSettings(connection.getConfiguration().toMap());
-        return own.isPresent() ? own : discover(connection.getAdmin());
+        return own.isPresent() ? own : discover(RetryingAdmin.of(connection));
     }
 
     /** The lake the cluster is configured with, if it says (its servers' datalake.* settings). */

@@ -11,6 +11,7 @@ import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
+import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.LogBatch;
 import java.time.Duration;
@@ -185,7 +186,7 @@ final class BucketLogReads {
     }
 
     private long earliestOffset(TableInfo table, TableBucket bucket, Optional<String> partitionName) throws Exception {
-        Admin admin = connection.getOrCreateAdmin();
+        Admin admin = RetryingAdmin.of(connection);
         List<Integer> buckets = List.of(bucket.getBucket());
         Map<Integer, Long> earliest = (partitionName.isPresent()
                 ? admin.listOffsets(table.getTablePath(), partitionName.get(), buckets, new OffsetSpec.EarliestSpec())

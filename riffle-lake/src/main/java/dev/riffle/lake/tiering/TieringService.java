@@ -2,6 +2,7 @@ package dev.riffle.lake.tiering;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.rpc.RetryingAdmin;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
@@ -10,6 +11,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
@@ -69,7 +71,10 @@ public final class TieringService implements AutoCloseable {
 
     private TieringService(Builder builder) {
         this.connection = ConnectionFactory.createConnection(builder.clientConfig);
-        this.admin = connection.getAdmin();
+        // Its own admin (closed with the service), with the read-only calls retried like every Riffle admin's.
+        this.admin = RetryingAdmin.wrap(connection.getAdmin(),
+                () -> ((FlussConnection) connection).getMetadataUpdater().updateMetadata(Set.of(), Set.of(), Set.of()),
+                RetryingAdmin.POLICY);
         this.coordinator = new TieringCoordinatorClient((FlussConnection) connection);
         Configuration lakeConfig = Configuration.fromMap(builder.lakeOptions);
         LakeTieringFactory<?, ?> lakeFactory = LakeStoragePluginSetUp.fromDataLakeFormat(builder.lakeFormat, null)

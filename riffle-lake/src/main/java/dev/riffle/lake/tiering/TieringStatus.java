@@ -49,7 +49,7 @@ public final class TieringStatus {
 
     /** The lag of every datalake-enabled table in the cluster. */
     public static List<TableLag> of(Riffle riffle) throws Exception {
-        Admin admin = riffle.connection().getAdmin();
+        Admin admin = riffle.admin();
         List<TableLag> lags = new ArrayList<>();
         for (String database : admin.listDatabases().get(60, TimeUnit.SECONDS)) {
             for (String name : admin.listTables(database).get(60, TimeUnit.SECONDS)) {

@@ -142,7 +142,7 @@ public final class UnionRead {
         int[] output = new int[requested.size()];
         Arrays.setAll(output, i -> i);
 
-        Admin admin = riffle.connection().getAdmin();
+        Admin admin = riffle.admin();
         Optional<LakeSnapshot> snapshot = readableSnapshot(admin);
         if (snapshot.isEmpty() && lakeOnly) {
             throw new InvalidReadException("Table " + table.getTablePath() + " has no lake snapshot yet: nothing has"

@@ -3,6 +3,7 @@ package dev.riffle.server.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.Failures;
@@ -67,7 +68,7 @@ public final class RequestContext implements AutoCloseable {
 
     /** The session's Fluss admin. */
     public Admin admin() {
-        return lease.session().connection().getOrCreateAdmin();
+        return RetryingAdmin.of(lease.session().connection());
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.riffle.server.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.rpc.RetryingTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -90,7 +91,7 @@ public final class TableHandles implements AutoCloseable {
             return table;
         }
         Table opened = open.computeIfAbsent(key, k -> {
-            Table handle = riffle.connection().getTable(k.path());
+            Table handle = RetryingTables.open(riffle.connection(), k.path());
             tablesOpened.incrementAndGet();
             return handle;
         });

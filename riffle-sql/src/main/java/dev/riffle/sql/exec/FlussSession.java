@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
 import dev.riffle.core.read.ReadBuilder;
+import dev.riffle.core.rpc.RetryingTables;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -67,7 +68,7 @@ public final class FlussSession implements AutoCloseable {
     }
 
     public Admin admin() {
-        return ((FlussConnection) riffle.connection()).getOrCreateAdmin();
+        return riffle.admin();
     }
 
     public List<String> databases() {
@@ -104,7 +105,7 @@ public final class FlussSession implements AutoCloseable {
 
     /** A Fluss table handle, opened once per session. */
     public Table table(TablePath path) {
-        return tables.computeIfAbsent(path, p -> riffle.connection().getTable(p));
+        return tables.computeIfAbsent(path, p -> RetryingTables.open(riffle.connection(), p));
     }
 
     /** A lookuper for the primary key ({@code lookupColumns} empty) or a prefix of it, made once. */

@@ -1,0 +1,150 @@
+package dev.riffle.core.rpc;
+
+import static java.util.Objects.requireNonNull;
+
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
+import java.lang.reflect.Proxy;
+import java.time.Duration;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.client.admin.Admin;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A connection's {@link Admin} whose read-only calls ({@code get*}, {@code list*},
+ * {@code describe*}, {@code *Exists}) are retried after a metadata refresh when they fail in a way
+ * a lost tablet server explains. Fluss 0.9.1's admin sends them to a random tablet server of the
+ * cluster it cached, a stopped one included, without trying another, so a long-lived process
+ * (the gateway, a {@code jdbc:riffle} connection, the tiering service) lost about one metadata
+ * call in three after a tablet server stopped, until something refreshed its cluster. Calls that
+ * change the cluster (create, drop, alter) go to the coordinator and are not retried: a retry of
+ * one that succeeded unseen would fail as a duplicate.
+ *
+ * <pre>{@code
+ * TableInfo info = RetryingAdmin.of(connection).getTableInfo(path).get();
+ * }</pre>
+ */
+public final class RetryingAdmin {
+    private static final Logger LOG = LoggerFactory.getLogger(RetryingAdmin.class);
+
+    /**
+     * Eight tries over about five seconds: each retry refreshes the cached cluster, and one refresh
+     * that reaches a live server is enough for the calls after it.
+     */
+    public static final RetryPolicy POLICY = new RetryPolicy(8, Duration.ofMillis(100), Duration.ofSeconds(1));
+
+    private static final Set<String> READ_PREFIXES = Set.of("get", "list", "describe");
+
+    /** Where retries wait and refresh (the refresh blocks, so not on the common pool or an RPC thread). */
+    private static final ThreadPoolExecutor RETRIES = retryThreads();
+
+    private RetryingAdmin() {}
+
+    /** The admin of {@code connection}, retrying its read-only calls. */
+    public static Admin of(FlussConnection connection) {
+        requireNonNull(connection, "connection is null");
+        return wrap(connection.getOrCreateAdmin(),
+                () -> connection.getMetadataUpdater().updateMetadata(Set.of(), Set.of(), Set.of()), POLICY);
+    }
+
+    /**
+     * @param refresh refreshes the cluster the admin routes by (blocking; runs on a retry's thread)
+     */
+    public static Admin wrap(Admin admin, RetryPolicy.Refresh refresh, RetryPolicy policy) {
+        requireNonNull(admin, "admin is null");
+        requireNonNull(refresh, "refresh is null");
+        requireNonNull(policy, "policy is null");
+        return (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[] {Admin.class},
+                (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return objectMethod(proxy, method, args);
+                    }
+                    if (!readOnly(method)) {
+                        return invoke(admin, method, args);
+                    }
+                    CompletableFuture<Object> answer = new CompletableFuture<>();
+                    attempt(admin, method, args, refresh, policy, 1, policy.firstBackoff(), answer);
+                    return answer;
+                });
+    }
+
+    /** Whether a call only reads, returns a future, and so may be sent again. */
+    static boolean readOnly(Method method) {
+        if (method.getReturnType() != CompletableFuture.class) {
+            return false;
+        }
+        String name = method.getName();
+        return READ_PREFIXES.stream().anyMatch(prefix -> name.startsWith(prefix) && name.length() > prefix.length()
+                && Character.isUpperCase(name.charAt(prefix.length()))) || name.endsWith("Exists");
+    }
+
+    @SuppressWarnings("unchecked")
+    private static void attempt(Admin admin, Method method, Object[] args, RetryPolicy.Refresh refresh,
+            RetryPolicy policy, int attempt, Duration backoff, CompletableFuture<Object> answer) {
+        CompletableFuture<Object> call;
+        try {
+            call = (CompletableFuture<Object>) invoke(admin, method, args);
+        } catch (Throwable e) {
+            call = CompletableFuture.failedFuture(e);
+        }
+        call.whenComplete((value, failure) -> {
+            if (failure == null) {
+                answer.complete(value);
+                return;
+            }
+            if (attempt >= policy.attempts() || !FlussErrors.isRetriable(failure)) {
+                answer.completeExceptionally(failure);
+                return;
+            }
+            LOG.info("Admin {} failed (attempt {} of {}): {}; retrying in {} ms with fresh metadata", method.getName(),
+                    attempt, policy.attempts(), FlussErrors.unwrap(failure).toString(), backoff.toMillis());
+            Executor later = CompletableFuture.delayedExecutor(backoff.toMillis(), TimeUnit.MILLISECONDS, RETRIES);
+            Duration next = backoff.multipliedBy(2).compareTo(policy.maxBackoff()) > 0 ? policy.maxBackoff()
+                    : backoff.multipliedBy(2);
+            later.execute(() -> {
+                try {
+                    refresh.run();
+                } catch (Exception refreshFailed) {
+                    LOG.debug("Metadata refresh before retrying admin {} failed", method.getName(), refreshFailed);
+                }
+                attempt(admin, method, args, refresh, policy, attempt + 1, next, answer);
+            });
+        });
+    }
+
+    private static ThreadPoolExecutor retryThreads() {
+        AtomicInteger count = new AtomicInteger();
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
+                task -> {
+                    Thread thread = new Thread(task, "riffle-admin-retry-" + count.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
+
+    private static Object invoke(Admin admin, Method method, Object[] args) throws Throwable {
+        try {
+            return method.invoke(admin, args);
+        } catch (InvocationTargetException e) {
+            throw e.getCause();
+        }
+    }
+
+    private static Object objectMethod(Object proxy, Method method, Object[] args) {
+        return switch (method.getName()) {
+            case "equals" -> proxy == args[0];
+            case "hashCode" -> System.identityHashCode(proxy);
+            default -> "RetryingAdmin";
+        };
+    }
+}
