@@ -44,11 +44,13 @@ final class Routes {
         ScanResource scans = new ScanResource();
         SqlResource sql = new SqlResource();
 
-        // Routes that answer only JSON refuse an Accept header without it (406) before any work.
-        for (String jsonOnly : new String[] {Paths.DATABASES, Paths.DATABASE, Paths.TABLES, Paths.TABLE,
-            Paths.PARTITIONS, Paths.PARTITION, Paths.OFFSETS, Paths.ROWS}) {
+        // Routes that answer only JSON (or only Prometheus text) refuse an Accept header without it
+        // (406) before any work; the others choose their format from it.
+        for (String jsonOnly : new String[] {Paths.HEALTH, Paths.READY, Paths.OPENAPI, Paths.DATABASES,
+            Paths.DATABASE, Paths.TABLES, Paths.TABLE, Paths.PARTITIONS, Paths.PARTITION, Paths.OFFSETS, Paths.ROWS}) {
             app.before(jsonOnly, MediaTypes::requireJsonResponse);
         }
+        app.before(Paths.METRICS, ctx -> MediaTypes.requireResponse(ctx, "text/plain"));
 
         app.get(Paths.HEALTH, ops::health);
         app.get(Paths.READY, ops::ready);

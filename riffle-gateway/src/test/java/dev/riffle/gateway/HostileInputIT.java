@@ -109,6 +109,14 @@ class HostileInputIT {
         cases.add(Case.get("control character in a name", "/v1/databases/{dbname}/tables/a%00b", null, 400,
                 "invalid_request"));
         cases.add(Case.get("image/png", "/v1/databases", "image/png", 406, "not_acceptable"));
+        cases.add(Case.get("health as an image", "/health", "image/png", 406, "not_acceptable"));
+        cases.add(Case.get("readiness as HTML", "/ready", "text/html", 406, "not_acceptable"));
+        cases.add(Case.get("OpenAPI as XML", "/openapi.json", "application/xml", 406, "not_acceptable"));
+        cases.add(Case.get("metrics as JSON", "/metrics", "application/json", 406, "not_acceptable"));
+        cases.add(Case.get("table list as CSV", "/v1/databases/{dbname}/tables", "text/csv", 406,
+                "not_acceptable"));
+        cases.add(new Case("SQL answered as CSV", "POST", "/v1/sql", JSON, "{\"sql\": \"SELECT 1\"}".getBytes(UTF_8),
+                "text/csv", 406, "not_acceptable"));
         cases.add(Case.get("image/png for a row", "{t}/rows/1", "image/png", 406, "not_acceptable"));
         cases.add(new Case("scan answered as HTML", "POST", "{t}/scan", JSON, "{}".getBytes(UTF_8), "text/html", 406,
                 "not_acceptable"));

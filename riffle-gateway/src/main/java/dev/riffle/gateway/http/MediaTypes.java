@@ -65,21 +65,30 @@ public final class MediaTypes {
 
     /**
      * Checks that the {@code Accept} header allows JSON, for routes that answer only JSON
-     * (metadata, DDL, writes); 406 otherwise.
+     * (metadata, DDL, writes, health); 406 otherwise.
      */
     public static void requireJsonResponse(Context ctx) {
+        requireResponse(ctx, JSON);
+    }
+
+    /**
+     * Checks that the {@code Accept} header allows {@code produced} (itself, its {@code type/*},
+     * or {@code *}/{@code *}; no header allows anything); 406 otherwise, before any work.
+     */
+    public static void requireResponse(Context ctx, String produced) {
         String accept = ctx.header("Accept");
         if (accept == null || accept.isBlank()) {
             return;
         }
+        String anySubtype = produced.substring(0, produced.indexOf('/') + 1) + "*";
         for (String range : accept.split(",")) {
             String type = bare(range);
-            if (type.equals(JSON) || type.equals("*/*") || type.equals("application/*")) {
+            if (type.equals(produced) || type.equals("*/*") || type.equals(anySubtype)) {
                 return;
             }
         }
         throw new ApiException(406, "not_acceptable", "Cannot produce any of Accept: " + accept + "; "
-                + ctx.method() + " " + ctx.path() + " answers " + JSON);
+                + ctx.method() + " " + ctx.path() + " answers " + produced);
     }
 
     private static String bare(String header) {
