@@ -40,6 +40,12 @@ public record RetryPolicy(int attempts, Duration firstBackoff, Duration maxBacko
         }
     }
 
+    /** The wait after {@code backoff}: twice as long, at most {@link #maxBackoff}. */
+    public Duration nextBackoff(Duration backoff) {
+        Duration doubled = backoff.multipliedBy(2);
+        return doubled.compareTo(maxBackoff) > 0 ? maxBackoff : doubled;
+    }
+
     /** What runs before a retry; may fail. */
     @FunctionalInterface
     public interface Refresh {
@@ -76,7 +82,7 @@ public record RetryPolicy(int attempts, Duration firstBackoff, Duration maxBacko
                 } catch (Exception refreshFailed) {
                     LOG.debug("Metadata refresh before retrying to {} failed", what, refreshFailed);
                 }
-                backoff = backoff.multipliedBy(2).compareTo(maxBackoff) > 0 ? maxBackoff : backoff.multipliedBy(2);
+                backoff = nextBackoff(backoff);
             }
         }
     }

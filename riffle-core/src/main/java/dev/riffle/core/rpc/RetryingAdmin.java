@@ -107,8 +107,7 @@ public final class RetryingAdmin {
             LOG.info("Admin {} failed (attempt {} of {}): {}; retrying in {} ms with fresh metadata", method.getName(),
                     attempt, policy.attempts(), FlussErrors.unwrap(failure).toString(), backoff.toMillis());
             Executor later = CompletableFuture.delayedExecutor(backoff.toMillis(), TimeUnit.MILLISECONDS, RETRIES);
-            Duration next = backoff.multipliedBy(2).compareTo(policy.maxBackoff()) > 0 ? policy.maxBackoff()
-                    : backoff.multipliedBy(2);
+            Duration next = policy.nextBackoff(backoff);
             later.execute(() -> {
                 try {
                     refresh.run();

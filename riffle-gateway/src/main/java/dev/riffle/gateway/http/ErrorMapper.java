@@ -1,5 +1,6 @@
 package dev.riffle.gateway.http;
 
+import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.Failures;
 import io.javalin.http.HttpResponseException;
@@ -14,7 +15,7 @@ public final class ErrorMapper {
     private ErrorMapper() {}
 
     public static ApiException toApiException(Throwable failure) {
-        Throwable e = Failures.unwrap(failure);
+        Throwable e = FlussErrors.unwrap(failure);
         if (e instanceof ApiException api) {
             return api;
         }
@@ -40,11 +41,6 @@ public final class ErrorMapper {
             case TIMEOUT -> 504;
             case INTERNAL -> 500;
         };
-    }
-
-    /** The failure inside the wrappers that futures put around it. */
-    public static Throwable unwrap(Throwable failure) {
-        return Failures.unwrap(failure);
     }
 
     private static ApiException fromJavalin(HttpResponseException http) {

@@ -1,12 +1,11 @@
 package dev.riffle.gateway.scan;
 
 import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.gateway.Paths;
-import dev.riffle.gateway.http.PathNames;
+import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;
-import dev.riffle.gateway.http.ErrorMapper;
-import dev.riffle.gateway.http.Render;
 import io.javalin.http.Context;
 import io.javalin.openapi.HttpMethod;
 import io.javalin.openapi.OpenApi;
@@ -92,7 +91,7 @@ public final class OffsetsResource {
             return Optional.of(request.await(request.admin().getLatestLakeSnapshot(table.getTablePath()),
                     "Looking up the lake snapshot of " + table.getTablePath()));
         } catch (RuntimeException e) {
-            if (ErrorMapper.unwrap(e) instanceof LakeTableSnapshotNotExistException) {
+            if (FlussErrors.unwrap(e) instanceof LakeTableSnapshotNotExistException) {
                 return Optional.empty();
             }
             throw e;

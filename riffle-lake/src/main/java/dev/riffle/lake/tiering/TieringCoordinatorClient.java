@@ -125,13 +125,8 @@ final class TieringCoordinatorClient {
             }
         });
         PbPrepareLakeTableRespForTable response = retry.call("prepare the lake snapshot of " + path, () -> {
-            var responses = gateways.get().prepareLakeTableSnapshot(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .getPrepareLakeTableRespsList();
-            if (responses.size() != 1) {
-                throw new IllegalStateException("Preparing the lake snapshot of " + path + " returned "
-                        + responses.size() + " answers, expected 1");
-            }
-            PbPrepareLakeTableRespForTable answer = responses.get(0);
+            PbPrepareLakeTableRespForTable answer = onlyAnswer(gateways.get().prepareLakeTableSnapshot(request)
+                    .get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS).getPrepareLakeTableRespsList(), "Preparing", path);
             if (answer.hasErrorCode() && answer.getErrorCode() != 0) {
                 throw failure(answer.getErrorCode(), ApiError.fromErrorMessage(answer));
             }
@@ -197,18 +192,23 @@ final class TieringCoordinatorClient {
 
     private void send(CommitLakeTableSnapshotRequest request, TablePath path) throws Exception {
         retry.call("commit the lake snapshot of " + path, () -> {
-            var responses = gateways.get().commitLakeTableSnapshot(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS)
-                    .getTableRespsList();
-            if (responses.size() != 1) {
-                throw new IllegalStateException("Committing the lake snapshot of " + path + " returned "
-                        + responses.size() + " answers, expected 1");
-            }
-            PbCommitLakeTableSnapshotRespForTable response = responses.get(0);
+            PbCommitLakeTableSnapshotRespForTable response = onlyAnswer(gateways.get()
+                    .commitLakeTableSnapshot(request).get(RPC_TIMEOUT_SECONDS, TimeUnit.SECONDS).getTableRespsList(),
+                    "Committing", path);
             if (response.hasErrorCode() && response.getErrorCode() != 0) {
                 throw failure(response.getErrorCode(), ApiError.fromErrorMessage(response));
             }
             return null;
         }, FlussErrors::isRetriable, refresh);
+    }
+
+    /** The one per-table answer a request about one table gets. */
+    private static <T> T onlyAnswer(java.util.List<T> answers, String doing, TablePath path) {
+        if (answers.size() != 1) {
+            throw new IllegalStateException(doing + " the lake snapshot of " + path + " returned " + answers.size()
+                    + " answers, expected 1");
+        }
+        return answers.get(0);
     }
 
     /**

@@ -11,10 +11,9 @@ import dev.riffle.core.exception.UnsupportedTableException;
 import dev.riffle.core.fetch.FetchException;
 import dev.riffle.core.log.CorruptLogException;
 import dev.riffle.core.read.ReadTimeoutException;
+import dev.riffle.core.rpc.FlussErrors;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
-import java.util.concurrent.CompletionException;
-import java.util.concurrent.ExecutionException;
 import org.apache.fluss.exception.AuthenticationException;
 import org.apache.fluss.exception.AuthorizationException;
 import org.apache.fluss.exception.DatabaseAlreadyExistException;
@@ -64,7 +63,7 @@ public final class Failures {
     private Failures() {}
 
     public static Failure classify(Throwable failure) {
-        Throwable e = unwrap(failure);
+        Throwable e = FlussErrors.unwrap(failure);
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         if (e instanceof ServiceException service) {
             return new Failure(service.kind(), service.code(), message, service.details());
@@ -176,12 +175,4 @@ public final class Failures {
         return new Failure(kind, code, message, java.util.Map.of());
     }
 
-    /** The failure inside the wrappers that futures put around it. */
-    public static Throwable unwrap(Throwable failure) {
-        Throwable e = failure;
-        while ((e instanceof CompletionException || e instanceof ExecutionException) && e.getCause() != null) {
-            e = e.getCause();
-        }
-        return e;
-    }
 }

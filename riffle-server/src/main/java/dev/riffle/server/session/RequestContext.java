@@ -3,10 +3,10 @@ package dev.riffle.server.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.failure.FailureKind;
-import dev.riffle.server.failure.Failures;
 import dev.riffle.server.failure.ServiceException;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -91,7 +91,7 @@ public final class RequestContext implements AutoCloseable {
             Thread.currentThread().interrupt();
             throw new ServiceException(FailureKind.UNAVAILABLE, "interrupted", "Interrupted while waiting for " + what);
         } catch (ExecutionException e) {
-            Throwable cause = Failures.unwrap(e);
+            Throwable cause = FlussErrors.unwrap(e);
             if (cause instanceof RuntimeException runtime) {
                 throw runtime;
             }
@@ -110,7 +110,7 @@ public final class RequestContext implements AutoCloseable {
     public <T> CompletableFuture<T> within(CompletableFuture<T> future, String what) {
         return future.copy().orTimeout(limits.requestTimeout().toMillis(), TimeUnit.MILLISECONDS)
                 .exceptionallyCompose(failure -> CompletableFuture.failedFuture(
-                        Failures.unwrap(failure) instanceof TimeoutException ? timeout(what) : Failures.unwrap(failure)));
+                        FlussErrors.unwrap(failure) instanceof TimeoutException ? timeout(what) : FlussErrors.unwrap(failure)));
     }
 
     private ServiceException timeout(String what) {

@@ -1,0 +1,50 @@
+package dev.riffle.sql.exec;
+
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.sql.planner.ReadPlan;
+import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.DataContext;
+import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.row.InternalRow;
+
+/**
+ * What the two KV-store paths share: the rows their keys find, whole, answered as Calcite rows or
+ * as Arrow batches in the plan's columns, through the session's lookuper for the plan's lookup
+ * columns (found once: a prepared point query runs it many times).
+ */
+abstract class KvLookupExecutor implements ScanExecutor.PathExecutor {
+    final FlussSession session;
+    final ReadPlan plan;
+    private final List<String> lookupColumns;
+    private volatile Lookuper lookuper;
+
+    /** @param lookupColumns the columns the lookuper takes (none: the whole primary key) */
+    KvLookupExecutor(FlussSession session, ReadPlan plan, List<String> lookupColumns) {
+        this.session = session;
+        this.plan = plan;
+        this.lookupColumns = List.copyOf(lookupColumns);
+    }
+
+    /** The rows one execution's keys find, whole (every column of the table). */
+    abstract List<InternalRow> found(DataContext context);
+
+    @Override
+    public RowBatches open(DataContext context, long limit) {
+        return RowBatches.of(CalciteRows.of(found(context), plan.table().getRowType(), plan.columns()));
+    }
+
+    @Override
+    public TableReader reader(DataContext context, long limit, BufferAllocator allocator) {
+        return FoundRows.reader(found(context), plan, allocator);
+    }
+
+    Lookuper lookuper() {
+        Lookuper known = lookuper;
+        if (known == null) {
+            known = session.lookuper(plan.table(), lookupColumns);
+            lookuper = known;
+        }
+        return known;
+    }
+}
