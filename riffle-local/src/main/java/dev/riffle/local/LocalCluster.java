@@ -126,7 +126,7 @@ public final class LocalCluster implements AutoCloseable {
 
     /** One spelling of the warehouse URI everywhere (Path.toUri adds a '/' once the directory exists). */
     private static String warehouseUri(Settings settings) {
-        return "file://" + settings.dataDir().resolve("lake");
+        return serverOptions(settings.dataDir(), "", 1, true).get("datalake.paimon.warehouse");
     }
 
     /**
@@ -246,14 +246,8 @@ public final class LocalCluster implements AutoCloseable {
 
     private static Configuration serverConfiguration(Settings settings, String zooKeeperAddress) {
         Configuration conf = new Configuration();
-        conf.setString("zookeeper.address", zooKeeperAddress);
-        conf.setString("remote.data.dir", settings.dataDir().resolve("remote").toString());
-        conf.setString("default.replication.factor", Integer.toString(Math.min(3, settings.tabletServers())));
-        if (settings.lakeEnabled()) {
-            conf.setString("datalake.format", "paimon");
-            conf.setString("datalake.paimon.metastore", "filesystem");
-            conf.setString("datalake.paimon.warehouse", warehouseUri(settings));
-        }
+        serverOptions(settings.dataDir(), zooKeeperAddress, settings.tabletServers(), settings.lakeEnabled())
+                .forEach(conf::setString);
         if (!settings.saslUsers().isEmpty()) {
             // Clients authenticate on CLIENT; servers keep talking to each other on FLUSS (loopback, no SASL).
             conf.setString("internal.listener.name", LISTENER);
@@ -266,6 +260,24 @@ public final class LocalCluster implements AutoCloseable {
         }
         settings.serverConfig().forEach(conf::setString);
         return conf;
+    }
+
+    /**
+     * The options every server of a cluster laid out in {@code dataDir} shares, in-process or as
+     * separate processes ({@link ProcessCluster}): ZooKeeper, remote storage, replication, the lake.
+     */
+    static Map<String, String> serverOptions(Path dataDir, String zooKeeperAddress, int tabletServers,
+            boolean lakeEnabled) {
+        Map<String, String> options = new LinkedHashMap<>();
+        options.put("zookeeper.address", zooKeeperAddress);
+        options.put("remote.data.dir", dataDir.resolve("remote").toString());
+        options.put("default.replication.factor", Integer.toString(Math.min(3, tabletServers)));
+        if (lakeEnabled) {
+            options.put("datalake.format", "paimon");
+            options.put("datalake.paimon.metastore", "filesystem");
+            options.put("datalake.paimon.warehouse", "file://" + dataDir.resolve("lake"));
+        }
+        return options;
     }
 
     /** The server's bind listeners: FLUSS alone, or FLUSS (internal, any port) plus CLIENT on {@code clientPort}. */
@@ -314,7 +326,7 @@ public final class LocalCluster implements AutoCloseable {
                 + " s: " + seen.size() + " of " + expected + " tablet servers registered " + seen);
     }
 
-    private static String rootMessage(Throwable e) {
+    static String rootMessage(Throwable e) {
         Throwable root = e;
         while (root.getCause() != null && root.getCause() != root) {
             root = root.getCause();
