@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.io.IOException;
 import java.net.InetAddress;
+import java.net.InetSocketAddress;
+import java.net.Socket;
 import java.net.ServerSocket;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -204,6 +206,10 @@ public final class ProcessCluster implements AutoCloseable {
                 if (coordinator.filter(Process::isAlive).isEmpty()) {
                     throw new LocalClusterException("The coordinator exited; see " + dataDir.resolve("logs"));
                 }
+                if (!coordinatorListens()) {
+                    Thread.sleep(100); // the coordinator process is still starting; nothing to wait on but its port
+                    continue;
+                }
                 // A connection made before the coordinator listens fails for good, so each try makes its own.
                 try (Connection connection = ConnectionFactory.createConnection(clientConfig());
                         Admin admin = connection.getAdmin()) {
@@ -232,6 +238,15 @@ public final class ProcessCluster implements AutoCloseable {
                 + expected + " within " + settings.readyTimeout.toSeconds() + " s (it lists " + seen + ")"
                 + (last == null ? "" : "; last error: " + LocalCluster.rootMessage(last))
                 + "; logs: " + dataDir.resolve("logs"));
+    }
+
+    private boolean coordinatorListens() {
+        try (Socket socket = new Socket()) {
+            socket.connect(new InetSocketAddress(LOOPBACK, coordinatorPort), 1000);
+            return true;
+        } catch (IOException e) {
+            return false;
+        }
     }
 
     private Map<String, String> coordinatorOptions() {

@@ -1,0 +1,245 @@
+package dev.riffle.gateway;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.local.ProcessCluster;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.stream.Collectors;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.metadata.TableBucket;
+import org.apache.fluss.metadata.TablePath;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One gateway, never restarted, in front of a Fluss cluster of separate processes (coordinator
+ * and three tablet servers, replication factor 3) while writes, lookups, bounded scans and SQL run
+ * against it without pause: the leader of a bucket is killed with {@code kill -9} and started
+ * again, then the coordinator is. Every acknowledged row is read back exactly once, no row comes
+ * twice, and from 30 s after each kill (or restart) on, no request fails.
+ */
+class GatewayServerKillIT {
+    private static final Logger LOG = LoggerFactory.getLogger(GatewayServerKillIT.class);
+    private static final Duration RECOVERY = Duration.ofSeconds(30);
+    /** How long load runs past each recovery window, so that "no failure after 30 s" is tested, not assumed. */
+    private static final Duration CHECKED = Duration.ofSeconds(10);
+    private static final int BATCH = 20;
+
+    private final ConcurrentLinkedQueue<Outcome> outcomes = new ConcurrentLinkedQueue<>();
+    private final Map<Integer, Boolean> acknowledged = new ConcurrentHashMap<>();
+    private final AtomicInteger nextBatch = new AtomicInteger();
+    private final AtomicBoolean running = new AtomicBoolean(true);
+
+    /** One request: what it was, when it started (nanoTime), whether it succeeded, and why not. */
+    private record Outcome(String operation, long startedNanos, boolean ok, String detail) {}
+
+    /** A span of time (nanoTime) in which requests may fail: from a kill or restart to 30 s after it is over. */
+    private record Window(String what, long fromNanos, long toNanos) {
+        boolean covers(long nanos) {
+            return nanos >= fromNanos && nanos <= toNanos;
+        }
+    }
+
+    @Test
+    void requestsSucceedAgainWithin30sOfKillingALeaderAndTheCoordinator(@TempDir Path dataDir) throws Exception {
+        try (ProcessCluster cluster = ProcessCluster.builder().dataDir(dataDir).tabletServers(3).start();
+                Gateway gateway = Gateway.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0)
+                        .start()) {
+            Api api = new Api(gateway);
+            assertThat(api.postJson("/v1/databases", "{\"name\": \"kill\"}").status()).isEqualTo(201);
+            create(api, "{\"name\": \"events\", \"columns\": [{\"name\": \"id\", \"type\": \"INT\"}, "
+                    + "{\"name\": \"batch\", \"type\": \"INT\"}], \"buckets\": 3}");
+            create(api, "{\"name\": \"kv\", \"columns\": [{\"name\": \"id\", \"type\": \"INT\"}, "
+                    + "{\"name\": \"v\", \"type\": \"STRING\"}], \"primary_key\": [\"id\"], \"buckets\": 3}");
+
+            List<Window> windows = new ArrayList<>();
+            List<Thread> load = List.of(
+                    new Thread(() -> writeLoop(api), "load-writer"),
+                    new Thread(() -> readLoop(api), "load-reader"));
+            load.forEach(Thread::start);
+            try {
+                awaitAcknowledged(5);
+
+                int leader = leaderOfBucketZero(cluster, TablePath.of("kill", "events"));
+                long killed = System.nanoTime();
+                LOG.info("Killing tablet server {} (process {}), the leader of events bucket 0", leader,
+                        cluster.tabletServerPid(leader));
+                cluster.killTabletServer(leader);
+                windows.add(new Window("tablet server " + leader + " killed", killed,
+                        System.nanoTime() + RECOVERY.toNanos()));
+                runFor(RECOVERY.plus(CHECKED));
+
+                long restarted = System.nanoTime();
+                cluster.startTabletServer(leader);
+                windows.add(new Window("tablet server " + leader + " restarted", restarted,
+                        System.nanoTime() + RECOVERY.toNanos()));
+                runFor(CHECKED);
+
+                long coordinatorKilled = System.nanoTime();
+                LOG.info("Killing the coordinator");
+                cluster.killCoordinator();
+                runFor(Duration.ofSeconds(5));
+                cluster.startCoordinator();
+                windows.add(new Window("coordinator killed and restarted", coordinatorKilled,
+                        System.nanoTime() + RECOVERY.toNanos()));
+                runFor(RECOVERY.plus(CHECKED));
+            } finally {
+                running.set(false);
+                for (Thread thread : load) {
+                    thread.join(Duration.ofMinutes(3).toMillis());
+                }
+            }
+
+            List<Outcome> all = List.copyOf(outcomes);
+            Map<String, Long> okByOperation = all.stream().filter(Outcome::ok)
+                    .collect(Collectors.groupingBy(Outcome::operation, Collectors.counting()));
+            List<Outcome> failed = all.stream().filter(outcome -> !outcome.ok()).toList();
+            LOG.info("Requests that succeeded: {}; failed: {} ({} inside the recovery windows)", okByOperation,
+                    failed.size(), failed.stream().filter(f -> windows.stream().anyMatch(w -> w.covers(f.startedNanos())))
+                            .count());
+            assertThat(okByOperation).as("every kind of request ran").containsOnlyKeys("write", "lookup", "scan", "sql");
+            assertThat(failed.stream()
+                    .filter(f -> windows.stream().noneMatch(w -> w.covers(f.startedNanos())))
+                    .map(f -> f.operation() + ": " + f.detail()).toList())
+                    .as("requests that failed outside the %d s after a kill or restart", RECOVERY.toSeconds())
+                    .isEmpty();
+
+            assertReadBackExactlyOnce(api);
+            assertThat(gateway.arrowAllocatedBytes()).as("Arrow memory the gateway still holds").isZero();
+        }
+    }
+
+    private void create(Api api, String table) {
+        Api.Response created = api.postJson("/v1/databases/kill/tables", table);
+        assertThat(created.status()).as(created.text()).isEqualTo(201);
+    }
+
+    /** Appends 20 rows to the log table and upserts the same ids into the PK table; both acknowledged = batch acknowledged. */
+    private void writeLoop(Api api) {
+        while (running.get()) {
+            int batch = nextBatch.getAndIncrement();
+            StringBuilder events = new StringBuilder("[");
+            StringBuilder kv = new StringBuilder("[");
+            for (int i = 0; i < BATCH; i++) {
+                int id = batch * BATCH + i;
+                String comma = i == 0 ? "" : ",";
+                events.append(comma).append("{\"id\": ").append(id).append(", \"batch\": ").append(batch).append('}');
+                kv.append(comma).append("{\"id\": ").append(id).append(", \"v\": \"v").append(id).append("\"}");
+            }
+            boolean ok = record("write", () -> api.postJson("/v1/databases/kill/tables/events/rows", events + "]"),
+                    response -> response.status() == 200)
+                    && record("write", () -> api.postJson("/v1/databases/kill/tables/kv/rows", kv + "]"),
+                    response -> response.status() == 200);
+            if (ok) {
+                acknowledged.put(batch, true);
+            }
+        }
+    }
+
+    private void readLoop(Api api) {
+        while (running.get()) {
+            List<Integer> batches = List.copyOf(acknowledged.keySet());
+            if (batches.isEmpty()) {
+                Thread.onSpinWait();
+                continue;
+            }
+            int id = batches.get(ThreadLocalRandom.current().nextInt(batches.size())) * BATCH
+                    + ThreadLocalRandom.current().nextInt(BATCH);
+            record("lookup", () -> api.get("/v1/databases/kill/tables/kv/rows/" + id),
+                    response -> response.status() == 200 && response.json().path("v").asText()
+                            .equals("v" + id));
+            record("scan", () -> api.postJson("/v1/databases/kill/tables/events/scan",
+                    "{\"columns\": [\"id\"], \"limit\": 50}"),
+                    response -> response.status() == 200
+                            && response.json().get("rows").size() == Math.min(50, batches.size() * BATCH));
+            record("sql", () -> api.postJson("/v1/sql", "{\"sql\": \"SELECT count(*) AS n FROM kill.events\"}"),
+                    response -> response.status() == 200
+                            && response.json().get("rows").get(0).get("n").asLong() >= (long) batches.size() * BATCH);
+        }
+    }
+
+    private boolean record(String operation, java.util.function.Supplier<Api.Response> request,
+            java.util.function.Predicate<Api.Response> success) {
+        long started = System.nanoTime();
+        try {
+            Api.Response response = request.get();
+            boolean ok = success.test(response);
+            outcomes.add(new Outcome(operation, started, ok,
+                    ok ? "" : response.status() + " " + clip(response.text())));
+            return ok;
+        } catch (RuntimeException e) {
+            outcomes.add(new Outcome(operation, started, false, e.toString()));
+            return false;
+        }
+    }
+
+    private void awaitAcknowledged(int batches) throws InterruptedException {
+        long deadline = System.nanoTime() + Duration.ofSeconds(60).toNanos();
+        while (acknowledged.size() < batches) {
+            assertThat(System.nanoTime()).as("%d batches acknowledged within 60 s", batches).isLessThan(deadline);
+            Thread.sleep(50); // the writer thread's progress; nothing to await but its count
+        }
+    }
+
+    private void runFor(Duration duration) throws InterruptedException {
+        Thread.sleep(duration.toMillis()); // the load threads run meanwhile; this is the length of the experiment
+    }
+
+    private static int leaderOfBucketZero(ProcessCluster cluster, TablePath path) throws Exception {
+        try (FlussConnection connection = (FlussConnection) ConnectionFactory.createConnection(cluster.clientConfig());
+                Admin admin = connection.getAdmin()) {
+            long tableId = admin.getTableInfo(path).get().getTableId();
+            connection.getMetadataUpdater().updateTableOrPartitionMetadata(path, null);
+            return connection.getMetadataUpdater().getBucketLocation(new TableBucket(tableId, 0))
+                    .orElseThrow(() -> new AssertionError("no location for bucket 0 of " + path))
+                    .getLeader();
+        }
+    }
+
+    /** Reads both tables back through the gateway: each acknowledged id once, no id twice. */
+    private void assertReadBackExactlyOnce(Api api) {
+        Map<Integer, Integer> seen = new HashMap<>();
+        Api.Response scan = api.postJson("/v1/databases/kill/tables/events/scan", "{\"columns\": [\"id\"]}");
+        assertThat(scan.status()).as(scan.text()).isEqualTo(200);
+        for (JsonNode row : scan.json().get("rows")) {
+            seen.merge(row.get("id").asInt(), 1, Integer::sum);
+        }
+        assertThat(seen.entrySet().stream().filter(e -> e.getValue() > 1).map(Map.Entry::getKey).toList())
+                .as("ids read more than once from the log table").isEmpty();
+        List<Integer> expected = acknowledged.keySet().stream()
+                .flatMap(batch -> java.util.stream.IntStream.range(batch * BATCH, batch * BATCH + BATCH).boxed())
+                .sorted().toList();
+        assertThat(expected).as("acknowledged rows").hasSizeGreaterThan(10 * BATCH);
+        assertThat(expected.stream().filter(id -> !seen.containsKey(id)).toList())
+                .as("acknowledged ids missing from the log table").isEmpty();
+
+        Api.Response state = api.postJson("/v1/sql", "{\"sql\": \"SELECT id, v FROM kill.kv\"}");
+        assertThat(state.status()).as(state.text()).isEqualTo(200);
+        Map<Integer, String> current = new HashMap<>();
+        for (JsonNode row : state.json().get("rows")) {
+            assertThat(current.put(row.get("id").asInt(), row.get("v").asText())).as("key %s twice", row.get("id"))
+                    .isNull();
+        }
+        assertThat(expected.stream().filter(id -> !("v" + id).equals(current.get(id))).toList())
+                .as("acknowledged keys missing or wrong in the primary-key table").isEmpty();
+    }
+
+    private static String clip(String text) {
+        return text.length() > 300 ? text.substring(0, 300) + "..." : text;
+    }
+}
