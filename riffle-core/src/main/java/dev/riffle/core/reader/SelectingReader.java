@@ -137,22 +137,25 @@ public final class SelectingReader implements TableReader {
         if (count == 0) {
             return null;
         }
-        Optional<LogRange> range = batch.logRange().map(r -> resumeAt(r, rowCount, examined));
+        Optional<LogRange> range = batch.logRange().flatMap(r -> resumeAt(r, rowCount, examined));
         VectorSchemaRoot out = count == rowCount ? transfer(root) : copy(root, selected, count);
         return new ReadBatch.Plain(out, range);
     }
 
-    /** A stretch of the log cut after the rows examined, when its rows are its offsets one to one. */
-    private static LogRange resumeAt(LogRange range, int rowCount, int examined) {
-        boolean contiguous = range.endOffset() - range.startOffset() == rowCount;
+    /**
+     * Where a caller resumes after this batch: its whole stretch of the log when every row was
+     * examined, else the stretch cut after the rows examined when rows are offsets one to one.
+     * A batch that an earlier stage filtered (a union read's log tail, limited after the merge)
+     * has fewer rows than offsets, and a cut inside it has no offset to name: such a batch says
+     * nothing of where it came from rather than something wrong. Reads that page by offsets
+     * apply their filter and limit here in one step, on batches that are one row per offset.
+     */
+    private static Optional<LogRange> resumeAt(LogRange range, int rowCount, int examined) {
         if (examined == rowCount) {
-            return range;
+            return Optional.of(range);
         }
-        if (!contiguous) {
-            throw new IllegalStateException("A row limit stopped inside a batch of " + range.bucket()
-                    + " whose rows are not one per offset; it cannot say where to resume");
-        }
-        return range.endingAt(range.startOffset() + examined);
+        boolean contiguous = range.endOffset() - range.startOffset() == rowCount;
+        return contiguous ? Optional.of(range.endingAt(range.startOffset() + examined)) : Optional.empty();
     }
 
     private VectorSchemaRoot transfer(VectorSchemaRoot from) {
