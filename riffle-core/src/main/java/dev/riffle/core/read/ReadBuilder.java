@@ -2,15 +2,18 @@ package dev.riffle.core.read;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.exception.InvalidReadException;
+import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.PartitionNotFoundException;
 import dev.riffle.core.fetch.LogFetcher;
 import dev.riffle.core.filter.BatchFilter;
 import dev.riffle.core.filter.PartitionPruning;
 import dev.riffle.core.filter.PredicateColumns;
 import dev.riffle.core.kv.KvLimitScan;
+import dev.riffle.core.kv.KvSnapshot;
+import dev.riffle.core.kv.KvSnapshotRows;
 import dev.riffle.core.merge.KeyedMergeReader;
-import dev.riffle.core.reader.EmptyReader;
 import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
@@ -21,9 +24,12 @@ import dev.riffle.core.types.ArrowTypeMapping;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
@@ -34,6 +40,7 @@ import org.apache.arrow.vector.ipc.ArrowReader;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
@@ -360,7 +367,7 @@ public final class ReadBuilder {
             case CHANGELOG_SCAN -> logReader(true);
             case LAKE_SCAN -> lakeReader(true);
             case UNION_SCAN -> lakeReader(false);
-            case KEYED_SCAN -> keyedReader();
+            case SNAPSHOT_SCAN -> snapshotReader();
             case KV_LIMIT_SCAN -> kvLimitScan(spec.columns().orElse(allColumns()), spec.limit().getAsLong());
         };
     }
@@ -417,20 +424,81 @@ public final class ReadBuilder {
                 positions(layout, output));
     }
 
-    /** A primary-key table's rows by key: its changelog folded, newest record per key. */
-    private TableReader keyedReader() {
+    /**
+     * A primary-key table's rows by key as of the stop offsets: each bucket's latest KV snapshot,
+     * with the changelog from the snapshot's log offset merged over it by key (newest wins). The
+     * snapshots are looked up before the stop offsets are captured, so no snapshot covers more
+     * than the read stops at. A bucket without a snapshot yet replays its changelog from offset 0,
+     * which is whole only while none of its log has expired: if its log starts later, the read
+     * fails rather than answer without the keys that lived in the expired segments.
+     */
+    private TableReader snapshotReader() {
         List<String> requested = spec.columns().orElse(allColumns());
         List<String> read = readColumns(requested, table.getPrimaryKeys());
-        BoundedLogReader tail = boundedLog(read, true, StartingOffsets.earliest(), StoppingOffsets.latest(),
-                spec.filter());
-        int[] keys = table.getPrimaryKeys().stream().mapToInt(read::indexOf).toArray();
-        Schema output = ArrowTypeMapping.toArrowSchema(table.getRowType().project(fieldIndexes(requested)));
-        List<String> tailRead = read;
-        Supplier<BoundedLogReader> replay = () -> boundedLogAt(tailRead, tail.startOffsets(), tail.stopOffsets());
-        TableReader merged = new KeyedMergeReader(new EmptyReader(ArrowTypeMapping.toArrowSchema(
-                        table.getRowType().project(fieldIndexes(read))), tail.allocator()),
-                tail, keys, batchFilter(read), output, spec.tailRowsInMemory(), replay, tail.allocator());
-        return limited(merged);
+        Admin admin = RetryingAdmin.of(connection);
+        List<ScopedBucket> scope = scope(admin, spec.filter());
+        Map<TableBucket, KvSnapshot> snapshots = latestSnapshots(admin, scope);
+        Map<BucketRef, Long> starts = new LinkedHashMap<>();
+        for (ScopedBucket bucket : scope) {
+            KvSnapshot snapshot = snapshots.get(bucket.bucket());
+            starts.put(bucket.ref(), snapshot == null ? 0L : snapshot.logOffset());
+        }
+        BoundedLogReader tail;
+        try {
+            tail = boundedLog(read, true, StartingOffsets.explicit(starts), StoppingOffsets.latest(), spec.filter());
+        } catch (InvalidOffsetsException e) {
+            throw new LogExpiredException("Cannot read the current rows of " + table.getTablePath() + " from Fluss: "
+                    + e.getMessage() + ". Its log has expired (table.log.ttl) past what its KV snapshots cover;"
+                    + " wait for the next KV snapshot (kv.snapshot.interval), or read the table through its lake", e);
+        }
+        try {
+            int[] readFields = fieldIndexes(read);
+            int[] all = new int[read.size()];
+            Arrays.setAll(all, i -> i);
+            List<KvSnapshot> inScope = scope.stream().map(bucket -> snapshots.get(bucket.bucket()))
+                    .filter(Objects::nonNull).toList();
+            TableReader base = new SelectingReader(new RowsReader(KvSnapshotRows.of(connection, table, inScope,
+                    readFields), table.getRowType().project(readFields), all, tail.allocator()), batchFilter(read),
+                    Long.MAX_VALUE, all);
+            int[] keys = table.getPrimaryKeys().stream().mapToInt(read::indexOf).toArray();
+            Schema output = ArrowTypeMapping.toArrowSchema(table.getRowType().project(fieldIndexes(requested)));
+            Supplier<BoundedLogReader> replay = () -> boundedLogAt(read, tail.startOffsets(), tail.stopOffsets());
+            return limited(new KeyedMergeReader(base, tail, keys, batchFilter(read), output,
+                    spec.tailRowsInMemory(), replay, tail.allocator()));
+        } catch (RuntimeException e) {
+            tail.close();
+            throw e;
+        }
+    }
+
+    /** Each bucket's latest completed KV snapshot, for the buckets in scope that have one. */
+    private Map<TableBucket, KvSnapshot> latestSnapshots(Admin admin, List<ScopedBucket> scope) {
+        Map<TableBucket, KvSnapshot> snapshots = new HashMap<>();
+        Set<Optional<String>> partitions = new LinkedHashSet<>();
+        scope.forEach(bucket -> partitions.add(bucket.partitionName()));
+        for (Optional<String> partition : partitions) {
+            KvSnapshots latest;
+            try {
+                latest = (partition.isPresent()
+                        ? admin.getLatestKvSnapshots(table.getTablePath(), partition.get())
+                        : admin.getLatestKvSnapshots(table.getTablePath())).get(60, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+                throw new IllegalStateException("Interrupted while looking up the KV snapshots of "
+                        + table.getTablePath(), e);
+            } catch (Exception e) {
+                throw new IllegalStateException("Cannot look up the KV snapshots of " + table.getTablePath()
+                        + partition.map(p -> " partition " + p).orElse("") + ": " + e.getMessage(), e);
+            }
+            for (TableBucket bucket : latest.getTableBuckets()) {
+                OptionalLong id = latest.getSnapshotId(bucket.getBucket());
+                OptionalLong offset = latest.getLogOffset(bucket.getBucket());
+                if (id.isPresent() && offset.isPresent()) {
+                    snapshots.put(bucket, new KvSnapshot(bucket, id.getAsLong(), offset.getAsLong()));
+                }
+            }
+        }
+        return snapshots;
     }
 
     private TableReader lakeReader(boolean lakeOnly) {

@@ -22,8 +22,11 @@ public enum ReadPath {
     LOG_SCAN("LogScan"),
     /** Every change between a start and a stop, with change types. */
     CHANGELOG_SCAN("ChangelogScan"),
-    /** A primary-key table's rows by key, from Fluss (its changelog folded by key). */
-    KEYED_SCAN("KeyedLogScan"),
+    /**
+     * A primary-key table's rows by key, from Fluss: each bucket's latest KV snapshot with the
+     * changelog after it applied (the whole changelog for a bucket not snapshotted yet).
+     */
+    SNAPSHOT_SCAN("SnapshotScan"),
     /** Up to N rows of a primary-key table straight from its KV store. */
     KV_LIMIT_SCAN("kv");
 
@@ -58,7 +61,7 @@ public enum ReadPath {
                     yield LOG_SCAN;
                 }
                 // The KV store's limit scan returns any N rows: right for a bare LIMIT, wrong under a filter.
-                yield limited && !filtered ? KV_LIMIT_SCAN : KEYED_SCAN;
+                yield limited && !filtered ? KV_LIMIT_SCAN : SNAPSHOT_SCAN;
             }
         };
     }

@@ -4,6 +4,7 @@ import dev.riffle.core.exception.ColumnNotFoundException;
 import dev.riffle.core.exception.DatabaseNotFoundException;
 import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.exception.InvalidReadException;
+import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.InvalidTypeException;
 import dev.riffle.core.exception.PartitionNotFoundException;
 import dev.riffle.core.exception.TableNotFoundException;
@@ -109,6 +110,9 @@ public final class Failures {
         }
         if (e instanceof InvalidOffsetsException) {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_offsets", message);
+        }
+        if (e instanceof LogExpiredException) {
+            return failure(FailureKind.CONFLICT, "log_expired", message);
         }
         if (e instanceof InvalidTypeException) {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_type", message);
