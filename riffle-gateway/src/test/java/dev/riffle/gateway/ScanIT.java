@@ -10,6 +10,7 @@ import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -204,7 +205,35 @@ class ScanIT {
     }
 
     @Test
-    void primaryKeyTablesAreScannedAsTheirChangelog(Api api, TestNames names) {
+    void aPrimaryKeyTableWithoutALakeAnswersItsCurrentRows(Api api, TestNames names) {
+        this.api = api;
+        TablePath path = createTable(api, names.table("accounts"), "[{\"name\": \"id\", \"type\": \"INT\"},"
+                + " {\"name\": \"balance\", \"type\": \"INT\"}]", ", \"primary_key\": [\"id\"], \"buckets\": 2");
+        api.postJson(tableUrl(path) + "/rows", "[{\"id\": 1, \"balance\": 10}, {\"id\": 2, \"balance\": 20},"
+                + " {\"id\": 3, \"balance\": 30}, {\"id\": 4, \"balance\": 40}]");
+        api.postJson(tableUrl(path) + "/rows", "[{\"id\": 3, \"balance\": 33}]");
+        api.deleteJson(tableUrl(path) + "/rows", "{\"keys\": [{\"id\": 4}]}");
+
+        JsonNode all = scan(api, path, "{}");
+        assertThat(all.get("source").asText()).isEqualTo("current");
+        Map<Integer, Integer> balances = new java.util.TreeMap<>();
+        all.get("rows").forEach(r -> balances.put(r.get("id").asInt(), r.get("balance").asInt()));
+        assertThat(balances).containsExactly(Map.entry(1, 10), Map.entry(2, 20), Map.entry(3, 33));
+
+        JsonNode rich = scan(api, path, "{\"columns\": [\"balance\"], \"filter\": {\"column\": \"balance\", "
+                + "\"op\": \">\", \"value\": 15}}");
+        List<Integer> richBalances = new ArrayList<>();
+        rich.get("rows").forEach(r -> richBalances.add(r.get("balance").asInt()));
+        assertThat(richBalances).containsExactlyInAnyOrder(20, 33);
+        assertThat(rich.get("rows").get(0).has("id")).as("only the columns asked for").isFalse();
+
+        JsonNode one = scan(api, path, "{\"limit\": 1, \"filter\": {\"column\": \"id\", \"op\": \">=\", \"value\": 2}}");
+        assertThat(one.get("rows")).hasSize(1);
+        assertThat(one.get("truncated").asBoolean()).isTrue();
+    }
+
+    @Test
+    void primaryKeyTablesAnswerTheirCurrentRowsOrTheirChangelog(Api api, TestNames names) {
         this.api = api;
         TablePath path = createTable(api, names.table("users"), "[{\"name\": \"id\", \"type\": \"INT\"},"
                 + " {\"name\": \"name\", \"type\": \"STRING\"}]", ", \"primary_key\": [\"id\"], \"buckets\": 1");
@@ -212,7 +241,14 @@ class ScanIT {
         api.postJson(tableUrl(path) + "/rows", "[{\"id\": 1, \"name\": \"b\"}]");
         api.deleteJson(tableUrl(path) + "/rows", "{\"keys\": [{\"id\": 1}]}");
 
-        Api.Response plain = api.postJson(tableUrl(path) + "/scan", "{}");
+        // Without a range the table answers its current rows (KV snapshot + changelog): key 1 is deleted.
+        Api.Response current = api.postJson(tableUrl(path) + "/scan", "{}");
+        assertThat(current.status()).as(current.text()).isEqualTo(200);
+        assertThat(current.json().get("source").asText()).isEqualTo("current");
+        assertThat(current.json().get("rows")).isEmpty();
+        assertThat(current.json().get("done").asBoolean()).isTrue();
+        // A range of its log is a changelog, and says so.
+        Api.Response plain = api.postJson(tableUrl(path) + "/scan", "{\"from\": \"earliest\"}");
         assertThat(plain.status()).isEqualTo(400);
         assertThat(plain.errorCode()).isEqualTo("changelog_required");
 

@@ -185,7 +185,7 @@ class AccessPathIT {
         String orders = log.getDatabaseName() + "." + log.getTableName();
         String users = pk.getDatabaseName() + "." + pk.getTableName();
         try (var sql = connect(cluster)) {
-            assertThat(explain(sql, "SELECT * FROM " + users)).contains("KeyedLogScan");
+            assertThat(explain(sql, "SELECT * FROM " + users)).contains("SnapshotScan");
             assertThat(query(sql, "SELECT count(*), sum(age) FROM " + users))
                     .containsExactly("19|" + (java.util.stream.IntStream.range(0, 20).filter(i -> i != 4)
                             .map(i -> i == 3 ? 99 : 20 + i).sum()));

@@ -58,7 +58,7 @@ class PartitionPruningIT {
 
             // with a parameter, the partitions are chosen at each execution
             String byRegion = "SELECT v FROM " + db + ".state WHERE region = ?";
-            assertThat(explainPrepared(sql, byRegion, "eu")).contains("KeyedLogScan[region = ?0]");
+            assertThat(explainPrepared(sql, byRegion, "eu")).contains("SnapshotScan[region = ?0]");
             try (PreparedStatement prepared = sql.prepareStatement(byRegion)) {
                 prepared.setString(1, "eu");
                 assertThat(SqlFixtures.rows(prepared.executeQuery())).containsExactly("100");

@@ -78,13 +78,17 @@ public final class ReadCommand implements Callable<Integer> {
 
     @Option(names = "--changelog",
             description = "Read the changelog: each row gets _change_type (+I, -U, +U, -D; +A on log tables),"
-                    + " _log_offset and _commit_timestamp. Required for primary-key tables.")
+                    + " _log_offset and _commit_timestamp. A primary-key table read without it gives its current"
+                    + " rows.")
     boolean changelog;
 
     @Option(names = "--source", paramLabel = "SOURCE", converter = Source.Converter.class,
             description = "union (the lake snapshot plus the Fluss log past it: the whole table), log (the Fluss log"
-                    + " alone) or lake (the lake snapshot alone). Default: union for datalake-enabled tables, else log."
-                    + " union and lake read the current rows: no --from, --until or --changelog.")
+                    + " alone), lake (the lake snapshot alone) or current (a primary-key table's rows from Fluss alone:"
+                    + " each bucket's KV snapshot and the changelog after it). Default: union for datalake-enabled"
+                    + " tables; current for other primary-key tables, unless --changelog, --from or --until ask for"
+                    + " the log; else log. union, lake and current read the current rows: no --from, --until or"
+                    + " --changelog.")
     Source source;
 
     @Option(names = "--warehouse", paramLabel = "URI",
@@ -172,22 +176,34 @@ public final class ReadCommand implements Callable<Integer> {
     private TableReader open(Riffle riffle, Optional<List<String>> projection) {
         RiffleTable riffleTable = riffle.table(table);
         boolean datalake = riffleTable.info().getTableConfig().isDataLakeEnabled();
-        Source chosen = source != null ? source : datalake ? Source.UNION : Source.LOG;
+        boolean primaryKey = riffleTable.info().hasPrimaryKey();
+        boolean range = changelog || !(from instanceof StartingOffsets.Earliest)
+                || !(until instanceof StoppingOffsets.Latest);
+        Source chosen = source != null ? source : datalake && !range ? Source.UNION
+                : primaryKey && !range ? Source.CURRENT : Source.LOG;
         ReadBuilder read = riffleTable.read();
         if (projection.isPresent()) {
             read = read.columns(projection.get());
         }
         if (chosen == Source.LOG) {
-            if (!changelog && riffleTable.info().hasPrimaryKey()) {
+            if (!changelog && primaryKey) {
                 throw new InvalidReadException("Table " + table + " has a primary key "
-                        + riffleTable.info().getPrimaryKeys() + ": its log is a changelog of upserts and deletes;"
-                        + " read it with --changelog");
+                        + riffleTable.info().getPrimaryKeys() + ": a range of its log is a changelog of upserts and"
+                        + " deletes; read it with --changelog, or without --from, --until and --source log for its"
+                        + " current rows");
             }
             return (changelog ? read.changelog() : read.log()).from(from).until(until).createReader();
         }
-        if (changelog || !(from instanceof StartingOffsets.Earliest) || !(until instanceof StoppingOffsets.Latest)) {
+        if (range) {
             throw new ParameterException(spec.commandLine(), "--source " + chosen.name().toLowerCase(Locale.ROOT)
                     + " reads the table's current rows: it takes no --from, --until or --changelog (use --source log)");
+        }
+        if (chosen == Source.CURRENT) {
+            if (!primaryKey) {
+                throw new InvalidReadException("--source current reads a primary-key table's rows by key; " + table
+                        + " is a log table: read it with --source log");
+            }
+            return read.withoutLake().createReader();
         }
         if (!datalake) {
             throw new InvalidReadException("Table " + table + " is not datalake-enabled, so it has no lake side;"

@@ -10,7 +10,9 @@ enum Source {
     /** The Fluss log alone. */
     LOG,
     /** The lake snapshot alone. */
-    LAKE;
+    LAKE,
+    /** A primary-key table's rows from Fluss alone: each bucket's KV snapshot and the changelog after it. */
+    CURRENT;
 
     static final class Converter implements CommandLine.ITypeConverter<Source> {
         @Override
@@ -18,7 +20,7 @@ enum Source {
             try {
                 return Source.valueOf(value.trim().toUpperCase(Locale.ROOT));
             } catch (IllegalArgumentException e) {
-                throw new CommandLine.TypeConversionException("'" + value + "' is not a source: use union, log or lake");
+                throw new CommandLine.TypeConversionException("'" + value + "' is not a source: use union, log, lake or current");
             }
         }
     }

@@ -241,14 +241,32 @@ class ReadCommandIT {
     }
 
     @Test
-    void primaryKeyTableNeedsChangelog(LocalCluster cluster, Connection connection, TestNames names) throws Exception {
+    void primaryKeyTableReadsItsCurrentRowsOrItsChangelog(LocalCluster cluster, Connection connection,
+            TestNames names) throws Exception {
         TablePath path = names.table("accounts");
-        create(connection, path, KEYED_EVENTS, 1);
+        create(connection, path, KEYED_EVENTS, 2);
+        try (Table table = connection.getTable(path)) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            writer.upsert(row(1, "a", 10));
+            writer.upsert(row(2, "b", 20));
+            writer.upsert(row(3, "c", 30));
+            writer.upsert(row(1, "a2", 11));
+            writer.delete(row(3, "c", 30));
+            writer.flush();
+        }
 
-        CliRun run = read(cluster, path);
+        CliRun current = read(cluster, path);
+        assertThat(current.exitCode()).as(current.err()).isZero();
+        assertThat(current.out().lines().toList().get(0)).isEqualTo("id,name,amount");
+        assertThat(current.outLinesAfterHeader()).containsExactlyInAnyOrder("1,a2,11", "2,b,20");
 
-        assertThat(run.exitCode()).isEqualTo(1);
-        assertThat(run.err().lines()).singleElement().asString()
+        CliRun explicit = read(cluster, path, "--source", "current", "--columns", "name");
+        assertThat(explicit.exitCode()).as(explicit.err()).isZero();
+        assertThat(explicit.outLinesAfterHeader()).containsExactlyInAnyOrder("a2", "b");
+
+        CliRun range = read(cluster, path, "--until", "0:1");
+        assertThat(range.exitCode()).isEqualTo(1);
+        assertThat(range.err().lines()).singleElement().asString()
                 .startsWith("riffle: Table " + path + " has a primary key").contains("--changelog");
     }
 

@@ -88,7 +88,7 @@ record ScanRequest(Optional<List<String>> columns, StartingOffsets from, Stoppin
                 }
             }
         }
-        throw ApiException.badRequest("invalid_request", "'source' must be \"union\", \"log\" or \"lake\", got "
+        throw ApiException.badRequest("invalid_request", "'source' must be \"union\", \"log\", \"lake\" or \"current\", got "
                 + Json.describe(source));
     }
 

@@ -31,10 +31,11 @@ import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableInfo;
 
 /**
- * Bounded scans, through Riffle's read façade: a page of a table's log (or changelog), or a
- * datalake-enabled table's current rows (lake snapshot + log tail) or lake snapshot. Rows stream
+ * Bounded scans, through Riffle's read façade: a page of a table's log (or changelog), a
+ * datalake-enabled table's current rows (lake snapshot + log tail) or lake snapshot, or another
+ * primary-key table's current rows (each bucket's KV snapshot + the changelog after it). Rows stream
  * out as they are read. A log page ends with the per-bucket {@code next} offsets to continue from,
- * so paging keeps no state on the server; a union or lake answer is one complete bounded result
+ * so paging keeps no state on the server; a union, lake or current answer is one complete bounded result
  * ({@code limit} caps it, and {@code truncated} says whether it did) whose {@code next} offsets are
  * where its log part stopped: a {@code "source": "log"} scan from there returns exactly the changes
  * after it.
@@ -55,8 +56,10 @@ public final class ScanResource {
                     + "\"op\": \"=\", \"value\": 1}, \"limit\": 1000, \"changelog\": false, \"partitions\": [..], "
                     + "\"buckets\": [..]}. JSON answers {\"rows\": [..], \"next\": {..}, \"until\": {..}, \"done\": bool}; "
                     + "pass next back as from.offsets for the next page. Arrow answers carry them in the headers "
-                    + "Riffle-Next-Offsets, Riffle-Until-Offsets and Riffle-Scan-Done. Primary-key tables are read as "
-                    + "their changelog (changelog: true). \"source\": \"union\" | \"log\" | \"lake\": datalake-enabled "
+                    + "Riffle-Next-Offsets, Riffle-Until-Offsets and Riffle-Scan-Done. A primary-key table's log range is "
+                    + "its changelog (changelog: true); without a range it answers its current rows, from each "
+                    + "bucket's KV snapshot and the changelog after it (\"source\": \"current\", the default for "
+                    + "primary-key tables without a lake). \"source\": \"union\" | \"log\" | \"lake\": datalake-enabled "
                     + "tables default to the union read (lake snapshot + log tail), answered whole (done: true, "
                     + "truncated when the limit cut it) with next = the log offsets it ended at; the filter is pushed "
                     + "into the lake, and Riffle-Lake-Files-Read says how many lake files the answer read.",
@@ -76,8 +79,9 @@ public final class ScanResource {
         ScanSource source = source(table, body);
         if (source == ScanSource.LOG && table.hasPrimaryKey() && !body.changelog()) {
             throw ApiException.badRequest("changelog_required", "Table " + table.getTablePath() + " has a primary key "
-                    + table.getPrimaryKeys() + ": its log is a changelog, so scan it with \"changelog\": true, or read "
-                    + "rows by key with /rows/{key}, /lookup or /prefix-lookup");
+                    + table.getPrimaryKeys() + ": a range of its log is a changelog, so scan it with \"changelog\": "
+                    + "true, or leave out " + (body.logFields().isEmpty() ? "\"source\": \"log\"" : body.logFields())
+                    + " to get its current rows");
         }
         try (TableReader reader = read(request, table, body, source).createReader()) {
             Answer answer = new Answer(source, reader, new PageCursor(reader.logStartOffsets(),
@@ -92,21 +96,27 @@ public final class ScanResource {
 
     /**
      * What the request reads: as it says, or by default the union read for a datalake-enabled
-     * table, unless the request names a log range (then the log, so that paging from a union
-     * answer's {@code next} offsets continues in the log).
+     * table and the current rows (KV snapshot + changelog) for another primary-key table, unless
+     * the request names a log range (then the log, so that paging from a union answer's
+     * {@code next} offsets continues in the log).
      */
     private static ScanSource source(TableInfo table, ScanRequest request) {
         boolean datalake = table.getTableConfig().isDataLakeEnabled();
-        ScanSource source = request.source()
-                .orElse(datalake && request.logFields().isEmpty() ? ScanSource.UNION : ScanSource.LOG);
+        boolean whole = request.logFields().isEmpty();
+        ScanSource source = request.source().orElse(datalake && whole ? ScanSource.UNION
+                : table.hasPrimaryKey() && whole ? ScanSource.CURRENT : ScanSource.LOG);
         if (source == ScanSource.LOG) {
             return source;
         }
-        if (!datalake) {
+        if (source == ScanSource.CURRENT && !table.hasPrimaryKey()) {
+            throw ApiException.badRequest("invalid_request", "\"source\": \"current\" reads a primary-key table's"
+                    + " rows by key; " + table.getTablePath() + " is a log table: scan it with \"source\": \"log\"");
+        }
+        if (source != ScanSource.CURRENT && !datalake) {
             throw ApiException.badRequest("not_datalake_enabled", "Table " + table.getTablePath() + " is not "
                     + "datalake-enabled, so it has no lake side; scan it with \"source\": \"log\" (the default)");
         }
-        if (!request.logFields().isEmpty()) {
+        if (!whole) {
             throw ApiException.badRequest("invalid_request", "\"source\": \"" + source.label() + "\" reads the "
                     + "table's current rows and takes no " + request.logFields() + "; page through the log (from a "
                     + "union answer's \"next\" offsets) with \"source\": \"log\"");
@@ -122,6 +132,7 @@ public final class ScanResource {
         read = switch (source) {
             case UNION -> read;
             case LAKE -> read.lake();
+            case CURRENT -> read.withoutLake();
             case LOG -> {
                 ReadBuilder log = (changelog ? read.changelog() : read.log()).from(body.from()).until(body.until());
                 if (!body.partitions().isEmpty()) {
@@ -161,7 +172,7 @@ public final class ScanResource {
 
     /** One answer: its reader, and where in the log it ends. */
     private record Answer(ScanSource source, TableReader reader, PageCursor cursor) {
-        /** A log page ends where its rows did; a union or lake answer is always complete. */
+        /** A log page ends where its rows did; a union, lake or current answer is always complete. */
         boolean paged() {
             return source == ScanSource.LOG;
         }

@@ -9,7 +9,12 @@ enum ScanSource {
     /** The Fluss log (a primary-key table's changelog) over a range of offsets, a page at a time. */
     LOG,
     /** The lake snapshot alone. */
-    LAKE;
+    LAKE,
+    /**
+     * A primary-key table's current rows from Fluss alone: each bucket's KV snapshot with the
+     * changelog after it (the default for primary-key tables without a lake).
+     */
+    CURRENT;
 
     /** As the request and the answer spell it. */
     String label() {

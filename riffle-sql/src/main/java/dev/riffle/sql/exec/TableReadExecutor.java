@@ -13,7 +13,7 @@ import org.apache.fluss.metadata.TableInfo;
 
 /**
  * Every read that is not a key lookup ({@code UnionScan}, {@code LakeScan}, {@code LogScan},
- * {@code ChangelogScan}, {@code KeyedLogScan}, {@code LimitScan}): one request to Riffle's read
+ * {@code ChangelogScan}, {@code SnapshotScan}, {@code LimitScan}): one request to Riffle's read
  * façade, which takes the path {@link ReadPlan#path()} names, with the plan's columns, its
  * absorbed conditions as one filter, and its limit.
  */
