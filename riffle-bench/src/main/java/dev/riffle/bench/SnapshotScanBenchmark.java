@@ -113,6 +113,8 @@ public final class SnapshotScanBenchmark {
         if (process.waitFor() != 0) {
             throw new IllegalStateException("The " + side + " reader failed:\n" + output);
         }
+        // Fluss's snapshot scanner logs how long each bucket's files took to download.
+        output.lines().filter(l -> l.contains("cost") && l.contains("ms")).forEach(l -> System.out.println("    | " + l));
         String line = output.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No result from the " + side + " reader:\n" + output));
         System.out.println("  " + side + ": " + line.substring("RESULT ".length()));
@@ -123,6 +125,8 @@ public final class SnapshotScanBenchmark {
     private static void measure(String side, String bootstrap, String table, int keys) throws Exception {
         long rows = 0;
         long started;
+        long firstBatch = 0;
+        long created = 0;
         double seconds;
         try (Riffle riffle = Riffle.connect(bootstrap)) {
             RiffleTable t = riffle.table(table);
@@ -131,7 +135,11 @@ public final class SnapshotScanBenchmark {
             started = System.nanoTime();
             try (TableReader reader = side.equals("snapshot") ? t.read().columns("id", "version").createReader()
                     : replay(riffle, t)) {
+                created = System.nanoTime();
                 while (reader.hasNext()) {
+                    if (firstBatch == 0) {
+                        firstBatch = System.nanoTime();
+                    }
                     try (ReadBatch batch = reader.next()) {
                         IntVector id = (IntVector) batch.root().getVector("id");
                         for (int i = 0; i < batch.rowCount(); i++) {
@@ -145,8 +153,8 @@ public final class SnapshotScanBenchmark {
         if (rows != keys) {
             throw new IllegalStateException(side + " read " + rows + " rows of " + keys + " keys");
         }
-        System.out.printf(Locale.ROOT, "RESULT %.3f %d rows, peak heap %.0f MiB%n", seconds, rows,
-                HeapPeak.peakBytes() / 1048576.0);
+        System.out.printf(Locale.ROOT, "RESULT %.3f %d rows, reader made after %.3f s, first batch after %.3f s,"
+                + " peak heap %.0f MiB%n", seconds, rows, (created - started) / 1e9, (firstBatch - started) / 1e9, HeapPeak.peakBytes() / 1048576.0);
     }
 
     /** The whole changelog folded by key, the way Riffle read primary-key tables before the KV snapshot. */
