@@ -65,6 +65,8 @@ public final class TieringService implements AutoCloseable {
     private final AtomicReference<TieringLease> current = new AtomicReference<>();
     private final AtomicBoolean currentHeld = new AtomicBoolean();
     private final Map<Long, TieredTable> tiered = new ConcurrentHashMap<>();
+    private static final Duration CLOSE_GRACE = Duration.ofSeconds(15);
+
     private final Object sleeper = new Object();
     private final java.util.function.Consumer<TieredTable> onTiered;
     private volatile int coordinatorEpoch;
@@ -108,8 +110,14 @@ public final class TieringService implements AutoCloseable {
         synchronized (sleeper) {
             sleeper.notifyAll();
         }
-        worker.interrupt();
-        worker.join(TimeUnit.SECONDS.toMillis(30));
+        // The worker stops by itself at its next batch or heartbeat and reports what it finished or
+        // gave up. An interrupt during a heartbeat would leave the coordinator believing the table
+        // is still being tiered (until its 2-minute timeout), so it is the last resort.
+        worker.join(CLOSE_GRACE.toMillis());
+        if (worker.isAlive()) {
+            worker.interrupt();
+            worker.join(TimeUnit.SECONDS.toMillis(30));
+        }
         heartbeats.shutdownNow();
         TieringLease lease = current.get();
         if (lease != null) {
@@ -158,25 +166,34 @@ public final class TieringService implements AutoCloseable {
     private void runLoop() {
         List<TieringLease> finished = new ArrayList<>();
         List<TieringLease> failed = new ArrayList<>();
-        while (!closed.get()) {
+        while (true) {
+            boolean stopping = closed.get();
             TieringLease lease;
             try {
-                var heartbeat = coordinator.heartbeat(coordinatorEpoch, List.of(), finished, failed, true);
+                // Reports what the last round finished or gave up; asks for a table unless stopping.
+                var heartbeat = coordinator.heartbeat(coordinatorEpoch, List.of(), finished, failed, !stopping);
                 coordinatorEpoch = heartbeat.coordinatorEpoch();
                 finished.clear();
                 failed.clear();
+                if (stopping) {
+                    return;
+                }
                 if (heartbeat.assigned().isEmpty()) {
                     pause(pollInterval);
                     continue;
                 }
                 lease = heartbeat.assigned().get();
             } catch (InterruptedException e) {
+                LOG.warn("Tiering stopped during a heartbeat; the coordinator hands out {} again after its timeout",
+                        finished.isEmpty() && failed.isEmpty() ? "the table it may have assigned" : "finished tables");
                 return;
             } catch (Exception e) {
-                if (!closed.get()) {
-                    LOG.warn("Tiering heartbeat to the coordinator failed: {}", e.getMessage());
-                    pause(pollInterval.multipliedBy(5));
+                if (stopping) {
+                    LOG.debug("Final tiering heartbeat failed", e);
+                    return;
                 }
+                LOG.warn("Tiering heartbeat to the coordinator failed: {}", e.getMessage());
+                pause(pollInterval.multipliedBy(5));
                 continue;
             }
             current.set(lease);
@@ -190,22 +207,13 @@ public final class TieringService implements AutoCloseable {
                 LOG.info(e.getMessage());
                 failed.add(lease);
             } catch (Exception e) {
-                if (closed.get()) {
-                    failed.add(lease);
-                    break;
+                if (!closed.get()) {
+                    LOG.warn("Tiering {} failed; the coordinator will hand it out again: {}", lease.tablePath(),
+                            e.getMessage(), e);
                 }
-                LOG.warn("Tiering {} failed; the coordinator will hand it out again: {}", lease.tablePath(),
-                        e.getMessage(), e);
                 failed.add(lease);
             } finally {
                 current.set(null);
-            }
-        }
-        if (!failed.isEmpty() || !finished.isEmpty()) {
-            try {
-                coordinator.heartbeat(coordinatorEpoch, List.of(), finished, failed, false);
-            } catch (Exception e) {
-                LOG.debug("Final tiering heartbeat failed", e);
             }
         }
     }
