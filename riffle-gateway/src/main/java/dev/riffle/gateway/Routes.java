@@ -64,6 +64,7 @@ final class Routes {
         app.get(Paths.TABLES, tables::list);
         app.post(Paths.TABLES, tables::create);
         app.get(Paths.TABLE, tables::get);
+        app.patch(Paths.TABLE, tables::alter);
         app.delete(Paths.TABLE, tables::drop);
 
         app.get(Paths.PARTITIONS, partitions::list);

@@ -234,7 +234,54 @@ class DdlDmlIT {
     }
 
     @Test
-    void badWritesNameTheProblemAndWriteNothing(LocalCluster cluster, TestNames names) throws Exception {
+    void alterTableAddsColumnsThatOlderRowsReadAsNull(LocalCluster cluster, org.apache.fluss.client.Connection fluss,
+            TestNames names) throws Exception {
+        String db = names.database("alter");
+        try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".events (id INT, kind STRING) WITH ('bucket.num' = '2')");
+            statement.execute("CREATE TABLE " + db + ".users (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)"
+                    + " WITH ('bucket.num' = '2')");
+            statement.executeUpdate("INSERT INTO " + db + ".events VALUES (1, 'a'), (2, 'b')");
+            statement.executeUpdate("INSERT INTO " + db + ".users VALUES (1, 'ann'), (2, 'bob')");
+            // A lookup before the change keeps a handle of the old schema in this session.
+            assertThat(query(sql, "SELECT * FROM " + db + ".users WHERE id = 1")).containsExactly("1|ann");
+
+            statement.execute("ALTER TABLE " + db + ".events ADD amount DECIMAL(10, 2) COMMENT 'paid'");
+            statement.execute("ALTER TABLE " + db + ".users ADD (email STRING, age INT)");
+            statement.executeUpdate("INSERT INTO " + db + ".events VALUES (3, 'c', 9.50)");
+            statement.executeUpdate("INSERT INTO " + db + ".users VALUES (2, 'bob', 'bob@x', 41), (3, 'cy', NULL, 7)");
+
+            assertThat(query(sql, "SELECT id, kind, amount FROM " + db + ".events ORDER BY id"))
+                    .containsExactly("1|a|null", "2|b|null", "3|c|9.50");
+            assertThat(query(sql, "SELECT amount, id FROM " + db + ".events WHERE amount IS NULL ORDER BY id"))
+                    .containsExactly("null|1", "null|2");
+            assertThat(query(sql, "SELECT * FROM " + db + ".users ORDER BY id"))
+                    .containsExactly("1|ann|null|null", "2|bob|bob@x|41", "3|cy|null|7");
+            assertThat(query(sql, "SELECT * FROM " + db + ".users WHERE id = 1")).containsExactly("1|ann|null|null");
+            assertThat(query(sql, "SELECT * FROM " + db + ".users WHERE id = 2")).containsExactly("2|bob|bob@x|41");
+            assertThat(query(sql, "SELECT id, _change_type, email FROM " + db + ".\"users$changelog\" ORDER BY _log_offset"))
+                    .containsExactlyInAnyOrder("1|+I|null", "2|+I|null", "2|-U|null", "2|+U|bob@x", "3|+I|null");
+
+            statement.execute("ALTER TABLE " + db + ".users SET ('owner' = 'team-b')");
+            try (Admin admin = fluss.getAdmin()) {
+                TableInfo users = admin.getTableInfo(TablePath.of(db, "users")).get();
+                assertThat(users.getSchemaId()).isEqualTo(2);
+                assertThat(users.getCustomProperties().toMap()).containsEntry("owner", "team-b");
+                assertThat(admin.getTableInfo(TablePath.of(db, "events")).get().getSchema().getColumn("amount")
+                        .getComment()).contains("paid");
+            }
+            statement.execute("ALTER TABLE " + db + ".users RESET ('owner')");
+            try (Admin admin = fluss.getAdmin()) {
+                assertThat(admin.getTableInfo(TablePath.of(db, "users")).get().getCustomProperties().toMap())
+                        .doesNotContainKey("owner");
+            }
+        }
+    }
+
+    @Test
+    void badWritesNameTheProblemAndWriteNothing(LocalCluster cluster, org.apache.fluss.client.Connection fluss,
+            TestNames names) throws Exception {
         String db = names.database("baddml");
         try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
             statement.execute("CREATE DATABASE " + db);
@@ -249,8 +296,25 @@ class DdlDmlIT {
                         .hasMessageContaining("Row 2").hasMessageContaining("column v is NOT NULL")
                         .hasMessageContaining("nothing was written");
             }
-            assertThatThrownBy(() -> statement.execute("ALTER TABLE " + db + ".log ADD x INT"))
-                    .isInstanceOf(SQLException.class).hasMessageContaining("Unsupported statement ALTER TABLE");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE " + db + ".log ADD x INT NOT NULL"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("Column 'x' cannot be added")
+                    .hasMessageContaining("must be nullable");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE " + db + ".log ADD small INT"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("small already exists");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE " + db + ".nothing ADD x INT"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("nothing")
+                    .hasMessageContaining("ALTER TABLE IF EXISTS");
+            statement.execute("ALTER TABLE IF EXISTS " + db + ".nothing ADD x INT");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE " + db + ".log SET ('table.log.ttl' = '1h')"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("table.log.ttl")
+                    .hasMessageContaining("not supported to alter");
+            assertThatThrownBy(() -> statement.execute("ALTER TABLE " + db + ".log ADD x FANCY"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("FANCY");
+            try (Admin admin = fluss.getAdmin()) {
+                TableInfo unchanged = admin.getTableInfo(TablePath.of(db, "log")).get();
+                assertThat(unchanged.getSchemaId()).isEqualTo(1);
+                assertThat(unchanged.getProperties().toMap()).doesNotContainKey("table.log.ttl");
+            }
             assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO " + db + ".log VALUES (1, 300)"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("300");
             assertThat(query(sql, "SELECT count(*) FROM " + db + ".log")).containsExactly("0");

@@ -10,6 +10,7 @@ import dev.riffle.core.fetch.LogFetcher;
 import dev.riffle.core.log.ArrowBatchDecoder;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.rpc.RetryingAdmin;
+import dev.riffle.core.schema.TableSchemas;
 import dev.riffle.core.types.ArrowTypeMapping;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +77,9 @@ public final class ArrowLogScanner implements AutoCloseable {
     private final LogFetcher fetcher;
     private final ArrowBatchDecoder decoder;
     private final ArrowBatchDecoder fullDecoder;
+    private final TableSchemas schemas;
+    /** Whole-row decoders for batches written with another schema id, by that id. */
+    private final Map<Integer, ArrowBatchDecoder> writerDecoders = new HashMap<>();
     private final Schema schema;
     private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
     private final Map<Long, String> partitionNames = new HashMap<>();
@@ -111,7 +115,13 @@ public final class ArrowLogScanner implements AutoCloseable {
         this.fullDecoder = projection.pushdown()
                 ? new ArrowBatchDecoder(this.allocator, ArrowTypeMapping.toArrowSchema(table.getRowType()))
                 : decoder;
-        this.fetcher = new LogFetcher(connection, table, projection.serverProjection(), fetchConfig);
+        this.schemas = TableSchemas.of(connection, table);
+        // Fluss 0.9 projects each batch by position within the batch's own schema: a column added
+        // later is missing from older batches (the server refuses the fetch), so such a projection
+        // is applied here instead.
+        boolean serverProjects = projection.pushdown() && schemas.positionsStable(projection.fetched());
+        this.fetcher = new LogFetcher(connection, table,
+                serverProjects ? projection.serverProjection() : Optional.empty(), fetchConfig);
         this.schema = outputSchema(decoder.schema(), projection, changelogColumns);
     }
 
@@ -283,15 +293,17 @@ public final class ArrowLogScanner implements AutoCloseable {
             if (header.recordCount() == 0 || header.lastOffset() < position) {
                 continue;
             }
-            if (header.schemaId() != table.getSchemaId()) {
-                throw new UnsupportedTableException("Bucket " + bucket.getBucket() + " of " + table.getTablePath()
-                        + " holds rows written with schema id " + header.schemaId() + " at offset " + header.baseOffset()
-                        + ", but the table now has schema id " + table.getSchemaId()
-                        + "; reading across schema changes is not supported yet");
+            // A server-projected batch holds the fetched columns whatever schema wrote it: the
+            // projection is pushed only when those columns sit at the same positions in every schema.
+            VectorSchemaRoot root;
+            if (records.serverProjected()) {
+                root = outputRoot(decoder.decode(records.records(), header), projection.outputOrder(), records, header);
+            } else {
+                VectorSchemaRoot whole = decodeWhole(records, header);
+                root = projection.pushdown()
+                        ? outputRoot(projectHere(whole), identity(), records, header)
+                        : outputRoot(whole, projection.outputOrder(), records, header);
             }
-            VectorSchemaRoot root = records.serverProjected() || !projection.pushdown()
-                    ? outputRoot(decoder.decode(records.records(), header), projection.outputOrder(), records, header)
-                    : outputRoot(projectHere(fullDecoder.decode(records.records(), header)), identity(), records, header);
             LogBatch batch = new LogBatch(bucket, partition, header.baseOffset(), header.commitTimestamp(), root);
             int skip = (int) Math.max(0, position - header.baseOffset());
             if (skip > 0) {
@@ -303,6 +315,19 @@ public final class ArrowLogScanner implements AutoCloseable {
             }
         }
         positions.put(bucket, next);
+    }
+
+    /**
+     * Every column of the batch, in the table's current schema: a batch written with another schema
+     * id is decoded with that schema and its columns mapped by id (added columns null).
+     */
+    private VectorSchemaRoot decodeWhole(FetchedRecords records, LogBatchHeader header) {
+        if (header.schemaId() == table.getSchemaId()) {
+            return fullDecoder.decode(records.records(), header);
+        }
+        ArrowBatchDecoder writerDecoder = writerDecoders.computeIfAbsent((int) header.schemaId(), id ->
+                new ArrowBatchDecoder(allocator, ArrowTypeMapping.toArrowSchema(schemas.schema(id).getRowType())));
+        return schemas.mappingFrom(header.schemaId()).adapt(writerDecoder.decode(records.records(), header), allocator);
     }
 
     /** Keeps the requested columns of a batch that holds every column (in output order). */

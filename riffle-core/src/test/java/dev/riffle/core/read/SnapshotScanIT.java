@@ -186,6 +186,61 @@ class SnapshotScanIT {
     }
 
     /**
+     * A column added between two snapshots: the snapshot holds values of both schemas (each value
+     * carries its schema id), the tail holds rows of the new one; every key answers in the new
+     * schema, the column null where the row was written before it.
+     */
+    @Test
+    void aSnapshotHoldingRowsOfTwoSchemasAnswersInTheNewOne() throws Exception {
+        TablePath path = TablePath.of("snap", "evolving");
+        create(path, 2, Map.of());
+        Map<Integer, Integer> ignored = new HashMap<>();
+        upsert(path, 0, 100, 1, 0, ignored);
+        try (Admin admin = connection.getAdmin()) {
+            await().atMost(Duration.ofSeconds(60)).until(() -> snapshotsCoverTheLog(admin, path, 2));
+            dev.riffle.core.schema.TableAlteration.of(path, List.of(org.apache.fluss.metadata.TableChange.addColumn(
+                    "extra", DataTypes.BIGINT(), null, org.apache.fluss.metadata.TableChange.ColumnPosition.last())))
+                    .apply(admin, false).get(30, TimeUnit.SECONDS);
+            try (Table table = connection.getTable(path)) {
+                UpsertWriter writer = table.newUpsert().createWriter();
+                for (int id = 0; id < 100; id += 10) {
+                    writer.upsert(GenericRow.of(id, 1, BinaryString.fromString("new " + id), (long) id * 7));
+                }
+                writer.flush();
+            }
+            await().atMost(Duration.ofSeconds(60)).until(() -> snapshotsCoverTheLog(admin, path, 2));
+            try (Table table = connection.getTable(path)) {
+                UpsertWriter writer = table.newUpsert().createWriter();
+                writer.upsert(GenericRow.of(5, 2, BinaryString.fromString("tail 5"), 55L));
+                writer.flush();
+            }
+        }
+        Map<Integer, String> rows = new TreeMap<>();
+        try (BufferAllocator allocator = new RootAllocator();
+                Riffle riffle = Riffle.using(connection, allocator)) {
+            ReadBuilder read = riffle.table(path).read().columns("id", "extra", "round");
+            assertThat(read.path()).isEqualTo(ReadPath.SNAPSHOT_SCAN);
+            try (TableReader reader = read.createReader()) {
+                while (reader.hasNext()) {
+                    try (ReadBatch batch = reader.next()) {
+                        for (int i = 0; i < batch.rowCount(); i++) {
+                            rows.put((Integer) batch.root().getVector("id").getObject(i),
+                                    batch.root().getVector("extra").getObject(i) + "/"
+                                            + batch.root().getVector("round").getObject(i));
+                        }
+                    }
+                }
+            }
+            assertThat(allocator.getAllocatedMemory()).isZero();
+        }
+        assertThat(rows).hasSize(100);
+        for (int id = 0; id < 100; id++) {
+            String expected = id == 5 ? "55/2" : id % 10 == 0 ? (long) id * 7 + "/1" : "null/0";
+            assertThat(rows.get(id)).as("key %s", id).isEqualTo(expected);
+        }
+    }
+
+    /**
      * Writes go on while the table is read: the answer is each key's newest value below the stop
      * offsets the read captured, once per key, as the whole changelog folded up to those offsets says.
      */

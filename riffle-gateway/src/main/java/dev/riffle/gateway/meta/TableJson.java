@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableChange;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.ValidationException;
@@ -80,6 +81,36 @@ final class TableJson {
         } catch (ValidationException | IllegalArgumentException | IllegalStateException e) {
             throw ApiException.badRequest("invalid_request", "Invalid table definition: " + e.getMessage());
         }
+    }
+
+    static final Set<String> ALTER_FIELDS = Set.of("add_columns", "set", "reset", "if_exists");
+    private static final String ALTER_WHAT = "the table change";
+
+    /**
+     * The changes a {@code PATCH} body asks for: {@code add_columns} (as in the create body),
+     * {@code set} (an object of options) and {@code reset} (a list of option names).
+     */
+    static List<TableChange> changes(JsonNode body) {
+        Json.onlyFields(body, ALTER_WHAT, ALTER_FIELDS);
+        List<TableChange> changes = new ArrayList<>();
+        JsonNode columns = body.get("add_columns");
+        if (columns != null && !columns.isNull()) {
+            if (!columns.isArray()) {
+                throw ApiException.badRequest("invalid_request", "Field 'add_columns' of " + ALTER_WHAT
+                        + " must be an array of {\"name\": .., \"type\": ..}, got " + Json.describe(columns));
+            }
+            for (int i = 0; i < columns.size(); i++) {
+                String what = "add_columns[" + i + "]";
+                JsonNode column = Json.requireObject(columns.get(i), what);
+                Json.onlyFields(column, what, Set.of("name", "type", "comment"));
+                String name = Json.requiredText(column, "name", what);
+                changes.add(TableChange.addColumn(name, parseType(Json.requiredText(column, "type", what), name),
+                        Json.optionalText(column, "comment", what).orElse(null), TableChange.ColumnPosition.last()));
+            }
+        }
+        Json.stringMap(body, "set", ALTER_WHAT).forEach((key, value) -> changes.add(TableChange.set(key, value)));
+        Json.stringList(body, "reset", ALTER_WHAT).forEach(key -> changes.add(TableChange.reset(key)));
+        return changes;
     }
 
     private static DataType parseType(String type, String column) {

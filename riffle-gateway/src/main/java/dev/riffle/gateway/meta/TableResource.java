@@ -1,6 +1,8 @@
 package dev.riffle.gateway.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.core.exception.TableNotFoundException;
+import dev.riffle.core.schema.TableAlteration;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.PathNames;
 import dev.riffle.gateway.http.Requests;
@@ -22,9 +24,10 @@ import java.util.Set;
 import org.apache.fluss.exception.DatabaseNotExistException;
 import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 
-/** Tables of a database: list, create, describe, drop. */
+/** Tables of a database: list, create, describe, alter, drop. */
 public final class TableResource {
     @OpenApi(path = Paths.TABLES, methods = HttpMethod.GET, tags = "Tables", operationId = "listTables",
             summary = "List the tables of a database",
@@ -83,6 +86,46 @@ public final class TableResource {
     public void get(Context ctx) {
         RequestContext request = Requests.of(ctx);
         Render.json(ctx, 200, TableJson.describe(request.tableInfo(Requests.tablePath(ctx))));
+    }
+
+    @OpenApi(path = Paths.TABLE, methods = HttpMethod.PATCH, tags = "Tables", operationId = "alterTable",
+            summary = "Alter a table: add columns, or set or reset options",
+            description = "Body: {\"add_columns\": [{\"name\": \"note\", \"type\": \"STRING\", \"comment\": \"..\"}]},"
+                    + " or {\"set\": {\"table.datalake.freshness\": \"1min\"}}, or {\"reset\": [\"table.datalake.freshness\"]};"
+                    + " \"if_exists\": true makes a missing table no error. Columns are added last and must be nullable;"
+                    + " rows written before read them as null. Fluss applies column changes and option changes in"
+                    + " separate requests, and allows only some options to change (it names them when it refuses one).",
+            pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
+            requestBody = @OpenApiRequestBody(required = true, content = @OpenApiContent(mimeType = MediaTypes.JSON,
+                    type = "object")),
+            responses = {
+                @OpenApiResponse(status = "200", description = "The table after the change, as GET describes it"),
+                @OpenApiResponse(status = "204", description = "The table does not exist and if_exists was true"),
+                @OpenApiResponse(status = "400", description = "A change Fluss refuses, with its reason"),
+                @OpenApiResponse(status = "404", description = "No such database or table")})
+    public void alter(Context ctx) {
+        RequestContext request = Requests.of(ctx);
+        MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON));
+        TablePath path = Requests.tablePath(ctx);
+        JsonNode body = Json.requireObject(Bodies.json(ctx, request.limits().maxBodyBytes()), "The request body");
+        boolean ifExists = Json.optionalBoolean(body, "if_exists", "the table change", false);
+        TableAlteration alteration = TableAlteration.of(path, TableJson.changes(body));
+        try {
+            request.await(alteration.apply(request.admin(), ifExists), "Altering table " + path);
+        } catch (TableNotExistException | DatabaseNotExistException e) {
+            throw request.riffle().notFound(path, e);
+        }
+        TableInfo altered;
+        try {
+            altered = request.tableInfo(path);
+        } catch (TableNotFoundException e) {
+            if (ifExists) {
+                ctx.status(204);
+                return;
+            }
+            throw e;
+        }
+        Render.json(ctx, 200, TableJson.describe(altered));
     }
 
     @OpenApi(path = Paths.TABLE, methods = HttpMethod.DELETE, tags = "Tables", operationId = "dropTable",

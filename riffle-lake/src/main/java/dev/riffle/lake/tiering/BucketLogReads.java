@@ -57,7 +57,6 @@ import org.apache.fluss.types.DataTypeRoot;
  */
 final class BucketLogReads {
     /** The id Fluss gives a table's schema when it is created; a table altered since has a higher one. */
-    static final int FIRST_SCHEMA_ID = 1;
 
     /** Column types {@link ArrowBatchRecord}'s row view shows a lake writer; nested types it does not. */
     private static final Set<DataTypeRoot> VIEWABLE_TYPES = EnumSet.of(DataTypeRoot.BOOLEAN, DataTypeRoot.TINYINT,
@@ -87,18 +86,14 @@ final class BucketLogReads {
 
     /**
      * Why Riffle's Arrow reader cannot hand this table's log records to a lake writer, if it cannot:
-     * a log format other than ARROW, a schema changed since creation (the reader does not read
-     * batches written with an older schema yet), or a column type the row view does not show.
+     * a log format other than ARROW, or a column type the row view does not show. (Batches written
+     * with an older schema come back in the current one, added columns null.)
      */
     static Optional<String> arrowLimitation(TableInfo table) {
         requireNonNull(table, "table is null");
         LogFormat format = table.getTableConfig().getLogFormat();
         if (format != LogFormat.ARROW) {
             return Optional.of("its log format is " + format + "; Riffle's Arrow reader reads ARROW logs");
-        }
-        if (table.getSchemaId() != FIRST_SCHEMA_ID) {
-            return Optional.of("its schema changed (schema id " + table.getSchemaId() + "); Riffle's Arrow reader"
-                    + " does not read batches written with an older schema yet");
         }
         for (DataField field : table.getRowType().getFields()) {
             if (!VIEWABLE_TYPES.contains(field.getType().getTypeRoot())) {

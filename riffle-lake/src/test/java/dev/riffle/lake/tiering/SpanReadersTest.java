@@ -2,6 +2,7 @@ package dev.riffle.lake.tiering;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.core.schema.TableSchemas;
 import org.apache.fluss.metadata.LogFormat;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
@@ -19,7 +20,7 @@ class SpanReadersTest {
 
     @Test
     void arrowLogWithScalarColumnsIsReadAsArrowBatches() {
-        TableInfo table = table(SCALARS, LogFormat.ARROW, BucketLogReads.FIRST_SCHEMA_ID);
+        TableInfo table = table(SCALARS, LogFormat.ARROW, TableSchemas.FIRST_SCHEMA_ID);
 
         assertThat(SpanReaders.logReadPath(table)).isEqualTo(SpanReaders.LogReadPath.ARROW_BATCHES);
         assertThat(BucketLogReads.arrowLimitation(table)).isEmpty();
@@ -27,7 +28,7 @@ class SpanReadersTest {
 
     @Test
     void otherLogFormatsAreReadWithTheFlussLogScanner() {
-        TableInfo table = table(SCALARS, LogFormat.INDEXED, BucketLogReads.FIRST_SCHEMA_ID);
+        TableInfo table = table(SCALARS, LogFormat.INDEXED, TableSchemas.FIRST_SCHEMA_ID);
 
         assertThat(SpanReaders.logReadPath(table)).isEqualTo(SpanReaders.LogReadPath.SCANNED_ROWS);
         assertThat(BucketLogReads.arrowLimitation(table)).hasValueSatisfying(why -> assertThat(why).contains("INDEXED"));
@@ -41,7 +42,7 @@ class SpanReadersTest {
                         .column("counts", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT())).build(),
                 Schema.newBuilder().column("id", DataTypes.INT()).column("address", DataTypes.ROW(
                         DataTypes.FIELD("city", DataTypes.STRING()), DataTypes.FIELD("zip", DataTypes.INT()))).build()}) {
-            TableInfo table = table(nested, LogFormat.ARROW, BucketLogReads.FIRST_SCHEMA_ID);
+            TableInfo table = table(nested, LogFormat.ARROW, TableSchemas.FIRST_SCHEMA_ID);
 
             assertThat(SpanReaders.logReadPath(table)).as(nested.toString()).isEqualTo(SpanReaders.LogReadPath.SCANNED_ROWS);
             assertThat(BucketLogReads.arrowLimitation(table)).hasValueSatisfying(why -> assertThat(why)
@@ -50,11 +51,11 @@ class SpanReadersTest {
     }
 
     @Test
-    void aTableWhoseSchemaChangedIsReadWithTheFlussLogScanner() {
-        TableInfo table = table(SCALARS, LogFormat.ARROW, BucketLogReads.FIRST_SCHEMA_ID + 1);
+    void aTableWhoseSchemaChangedIsStillReadAsArrowBatches() {
+        TableInfo table = table(SCALARS, LogFormat.ARROW, TableSchemas.FIRST_SCHEMA_ID + 1);
 
-        assertThat(SpanReaders.logReadPath(table)).isEqualTo(SpanReaders.LogReadPath.SCANNED_ROWS);
-        assertThat(BucketLogReads.arrowLimitation(table)).hasValueSatisfying(why -> assertThat(why).contains("schema"));
+        assertThat(SpanReaders.logReadPath(table)).isEqualTo(SpanReaders.LogReadPath.ARROW_BATCHES);
+        assertThat(BucketLogReads.arrowLimitation(table)).isEmpty();
     }
 
     private static TableInfo table(Schema schema, LogFormat format, int schemaId) {

@@ -3,6 +3,7 @@ package dev.riffle.lake.tiering;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.core.schema.TableSchemas;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -191,6 +192,6 @@ class TieringPlannerTest {
         if (partitioned) {
             descriptor.partitionedBy("dt");
         }
-        return TableInfo.of(PATH, TABLE_ID, BucketLogReads.FIRST_SCHEMA_ID, descriptor.build(), 0, 0);
+        return TableInfo.of(PATH, TABLE_ID, TableSchemas.FIRST_SCHEMA_ID, descriptor.build(), 0, 0);
     }
 }

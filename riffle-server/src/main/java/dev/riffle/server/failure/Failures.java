@@ -3,6 +3,7 @@ package dev.riffle.server.failure;
 import dev.riffle.core.exception.ColumnNotFoundException;
 import dev.riffle.core.exception.DatabaseNotFoundException;
 import dev.riffle.core.exception.InvalidOffsetsException;
+import dev.riffle.core.exception.InvalidAlterationException;
 import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.InvalidTypeException;
@@ -116,6 +117,9 @@ public final class Failures {
         }
         if (e instanceof InvalidTypeException) {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_type", message);
+        }
+        if (e instanceof InvalidAlterationException) {
+            return failure(FailureKind.INVALID_ARGUMENT, "invalid_alteration", message);
         }
         if (e instanceof InvalidReadException) {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_request", message);

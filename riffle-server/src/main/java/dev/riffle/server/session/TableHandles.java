@@ -47,7 +47,12 @@ public final class TableHandles implements AutoCloseable {
     /** How long a table's metadata is trusted before it is asked for again. */
     static final long METADATA_TTL_NANOS = TimeUnit.SECONDS.toNanos(1);
 
-    private record Key(TablePath path, long tableId) {}
+    /** A handle serves one table under one schema: a table created again, or altered, gets new handles. */
+    private record Key(TablePath path, long tableId, int schemaId) {
+        static Key of(TableInfo info) {
+            return new Key(info.getTablePath(), info.getTableId(), info.getSchemaId());
+        }
+    }
 
     private record LookuperKey(Key table, List<String> lookupColumns) {}
 
@@ -85,7 +90,7 @@ public final class TableHandles implements AutoCloseable {
     /** The open handle of {@code info}'s table; not to be closed by the caller. */
     public Table table(TableInfo info) {
         checkOpen();
-        Key key = new Key(info.getTablePath(), info.getTableId());
+        Key key = Key.of(info);
         Table table = open.get(key);
         if (table != null) {
             return table;
@@ -97,12 +102,13 @@ public final class TableHandles implements AutoCloseable {
         });
         open.entrySet().removeIf(entry -> {
             Key other = entry.getKey();
-            boolean stale = other.path().equals(key.path()) && other.tableId() != key.tableId();
+            boolean stale = other.path().equals(key.path()) && !other.equals(key);
             if (stale) {
                 closeQuietly(entry.getValue());
             }
             return stale;
         });
+        idle.keySet().removeIf(other -> other.table().path().equals(key.path()) && !other.table().equals(key));
         return opened;
     }
 
@@ -113,7 +119,7 @@ public final class TableHandles implements AutoCloseable {
      */
     public <T> T withLookuper(TableInfo info, List<String> lookupColumns, Function<Lookuper, T> use) {
         checkOpen();
-        LookuperKey key = new LookuperKey(new Key(info.getTablePath(), info.getTableId()), List.copyOf(lookupColumns));
+        LookuperKey key = new LookuperKey(Key.of(info), List.copyOf(lookupColumns));
         Queue<Lookuper> queue = idle.computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>());
         Lookuper lookuper = queue.poll();
         if (lookuper == null) {

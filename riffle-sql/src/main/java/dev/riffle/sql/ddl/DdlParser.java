@@ -33,8 +33,8 @@ public final class DdlParser {
     }
 
     /**
-     * The statement if {@code sql} is DDL that Riffle runs (it starts with {@code CREATE} or
-     * {@code DROP}), empty for anything else.
+     * The statement if {@code sql} is DDL that Riffle runs (it starts with {@code CREATE},
+     * {@code DROP} or {@code ALTER}), empty for anything else.
      *
      * @throws DdlSyntaxException when it starts like DDL but is not valid Riffle DDL
      */
@@ -58,8 +58,7 @@ public final class DdlParser {
             return Optional.of(parser.drop());
         }
         if (first.is("ALTER")) {
-            parser.next++;
-            throw parser.unsupported("ALTER " + parser.peekText());
+            return Optional.of(parser.alter());
         }
         return Optional.empty();
     }
@@ -118,6 +117,47 @@ public final class DdlParser {
         throw unsupported("DROP " + peekText());
     }
 
+    /**
+     * {@code ALTER TABLE [IF EXISTS] [db.]t} then {@code ADD [COLUMN] c type [COMMENT '...']},
+     * {@code ADD (c type [COMMENT '...'], ...)}, {@code SET ('k' = 'v', ...)} or
+     * {@code RESET ('k', ...)}: Flink SQL's forms, which Fluss users know.
+     */
+    private DdlStatement alter() {
+        expectWord("ALTER");
+        if (!acceptWord("TABLE")) {
+            throw unsupported("ALTER " + peekText());
+        }
+        boolean ifExists = ifExists();
+        List<String> name = qualifiedName();
+        List<DdlStatement.Alteration> changes = new ArrayList<>();
+        if (acceptWord("ADD")) {
+            if (acceptSymbol("(")) {
+                do {
+                    changes.add(new DdlStatement.AddColumn(column(List.of(), "ADD")));
+                } while (acceptSymbol(","));
+                expectSymbol(")");
+            } else {
+                acceptWord("COLUMN");
+                changes.add(new DdlStatement.AddColumn(column(List.of(), "ADD")));
+            }
+        } else if (acceptWord("SET")) {
+            options().forEach((key, value) -> changes.add(new DdlStatement.SetOption(key, value)));
+        } else if (acceptWord("RESET")) {
+            expectSymbol("(");
+            do {
+                changes.add(new DdlStatement.ResetOption(string("an option name in quotes, as in 'table.datalake.freshness'")));
+            } while (acceptSymbol(","));
+            expectSymbol(")");
+        } else {
+            throw error("ADD [COLUMN] ..., SET (...) or RESET (...) after ALTER TABLE " + String.join(".", name));
+        }
+        end();
+        if (changes.isEmpty()) {
+            throw error("at least one option in SET (...)");
+        }
+        return new DdlStatement.AlterTable(database(name), name.get(name.size() - 1), ifExists, changes);
+    }
+
     private DdlStatement createTable() {
         boolean ifNotExists = ifNotExists();
         List<String> name = qualifiedName();
@@ -134,7 +174,7 @@ public final class DdlParser {
                 primaryKey.addAll(identifierList("the primary-key columns"));
                 notEnforced();
             } else {
-                columns.add(column(primaryKey));
+                columns.add(column(primaryKey, "CREATE"));
             }
         } while (acceptSymbol(","));
         expectSymbol(")");
@@ -157,8 +197,11 @@ public final class DdlParser {
                 primaryKey, partitionKeys, comment, options);
     }
 
-    /** {@code name type [NOT NULL] [PRIMARY KEY [NOT ENFORCED]] [COMMENT '...']}; the type is kept as text. */
-    private DdlStatement.Column column(List<String> primaryKey) {
+    /**
+     * {@code name type [NOT NULL] [PRIMARY KEY [NOT ENFORCED]] [COMMENT '...']}; the type is kept as
+     * text. A {@code PRIMARY KEY} is allowed only in {@code CREATE TABLE}.
+     */
+    private DdlStatement.Column column(List<String> primaryKey, String statement) {
         String name = identifier("a column name or PRIMARY KEY (...)");
         int typeStart = position();
         int depth = 0;
@@ -175,6 +218,10 @@ public final class DdlParser {
                 continue;
             }
             if (depth == 0 && token.is("PRIMARY")) {
+                if (!statement.equals("CREATE")) {
+                    throw new DdlSyntaxException("Syntax error at " + where(token.start()) + ": a column added with"
+                            + " ALTER TABLE cannot be part of the primary key (Fluss keys are fixed at CREATE TABLE)");
+                }
                 next++;
                 expectWord("KEY");
                 if (!primaryKey.isEmpty()) {
@@ -350,7 +397,7 @@ public final class DdlParser {
 
     private DdlSyntaxException unsupported(String statement) {
         return new DdlSyntaxException("Unsupported statement " + statement.strip() + "; Riffle runs CREATE/DROP DATABASE"
-                + " (or SCHEMA) and CREATE/DROP TABLE (no ALTER yet: use Fluss's admin API or Flink SQL)");
+                + " (or SCHEMA), CREATE/DROP TABLE and ALTER TABLE ... ADD [COLUMN] / SET (...) / RESET (...)");
     }
 
     private String where(int offset) {

@@ -67,4 +67,44 @@ public sealed interface DdlStatement {
             requireNonNull(name, "name is null");
         }
     }
+
+    /**
+     * {@code ALTER TABLE [IF EXISTS] [db.]t ADD ... | SET (...) | RESET (...)}: one statement's
+     * changes, applied by Fluss together or not at all.
+     *
+     * @param database empty when the statement names none
+     */
+    record AlterTable(Optional<String> database, String name, boolean ifExists, List<Alteration> changes)
+            implements DdlStatement {
+        public AlterTable {
+            requireNonNull(database, "database is null");
+            requireNonNull(name, "name is null");
+            changes = List.copyOf(changes);
+        }
+    }
+
+    /** One change of {@link AlterTable}. */
+    sealed interface Alteration {}
+
+    /** {@code ADD [COLUMN] c type [COMMENT '...']}: Fluss adds it last, and it must be nullable. */
+    record AddColumn(Column column) implements Alteration {
+        public AddColumn {
+            requireNonNull(column, "column is null");
+        }
+    }
+
+    /** {@code SET ('k' = 'v')}: a table property ({@code table.*}) or a custom property. */
+    record SetOption(String key, String value) implements Alteration {
+        public SetOption {
+            requireNonNull(key, "key is null");
+            requireNonNull(value, "value is null");
+        }
+    }
+
+    /** {@code RESET ('k')}: back to the default. */
+    record ResetOption(String key) implements Alteration {
+        public ResetOption {
+            requireNonNull(key, "key is null");
+        }
+    }
 }

@@ -1,5 +1,6 @@
 package dev.riffle.sql.ddl;
 
+import dev.riffle.core.schema.TableAlteration;
 import dev.riffle.core.types.ColumnTypes;
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.FlussSession;
@@ -23,6 +24,7 @@ import org.apache.fluss.exception.TableAlreadyExistException;
 import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableChange;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 
@@ -47,7 +49,7 @@ public final class FlussDdlExecutor implements DdlExecutor {
     public void executeDdl(CalcitePrepare.Context context, SqlNode node) {
         if (!(node instanceof SqlFlussDdl ddl)) {
             throw new UnsupportedOperationException("Unsupported statement " + node.getKind()
-                    + "; Riffle runs CREATE/DROP DATABASE and CREATE/DROP TABLE");
+                    + "; Riffle runs CREATE/DROP DATABASE, CREATE/DROP TABLE and ALTER TABLE");
         }
         if (!(context.getRootSchema().schema instanceof FlussRootSchema root)) {
             throw new IllegalStateException("DDL needs a jdbc:riffle: connection");
@@ -75,6 +77,11 @@ public final class FlussDdlExecutor implements DdlExecutor {
             TablePath path = path(create.database(), create.name(), defaultDatabase, "CREATE TABLE");
             run(session.admin().createTable(path, descriptor(create), create.ifNotExists()),
                     "create table " + path, session);
+        } else if (statement instanceof DdlStatement.AlterTable alter) {
+            TablePath path = path(alter.database(), alter.name(), defaultDatabase, "ALTER TABLE");
+            run(TableAlteration.of(path, changes(alter)).apply(session.admin(), alter.ifExists()),
+                    "alter table " + path, session);
+            session.forget(path);
         } else if (statement instanceof DdlStatement.DropTable drop) {
             TablePath path = path(drop.database(), drop.name(), defaultDatabase, "DROP TABLE");
             run(session.admin().dropTable(path, drop.ifExists()), "drop table " + path, session);
@@ -136,6 +143,23 @@ public final class FlussDdlExecutor implements DdlExecutor {
         }
     }
 
+    /** The Fluss changes an {@code ALTER TABLE} describes. */
+    static List<TableChange> changes(DdlStatement.AlterTable alter) {
+        List<TableChange> changes = new ArrayList<>();
+        for (DdlStatement.Alteration alteration : alter.changes()) {
+            if (alteration instanceof DdlStatement.AddColumn add) {
+                DdlStatement.Column column = add.column();
+                changes.add(TableChange.addColumn(column.name(), ColumnTypes.parse(column.name(), column.type()),
+                        column.comment().orElse(null), TableChange.ColumnPosition.last()));
+            } else if (alteration instanceof DdlStatement.SetOption set) {
+                changes.add(TableChange.set(set.key(), set.value()));
+            } else if (alteration instanceof DdlStatement.ResetOption reset) {
+                changes.add(TableChange.reset(reset.key()));
+            }
+        }
+        return changes;
+    }
+
     private static TablePath path(Optional<String> database, String table, Optional<String> defaultDatabase,
             String statement) {
         String db = database.or(() -> defaultDatabase).orElseThrow(() -> new IllegalArgumentException(statement + " "
@@ -165,7 +189,7 @@ public final class FlussDdlExecutor implements DdlExecutor {
             return " (CREATE DATABASE IF NOT EXISTS skips an existing database)";
         }
         if (cause instanceof TableNotExistException) {
-            return " (DROP TABLE IF EXISTS skips a missing table)";
+            return " (DROP TABLE IF EXISTS and ALTER TABLE IF EXISTS skip a missing table)";
         }
         if (cause instanceof DatabaseNotExistException) {
             return ". Databases: " + new TreeSet<>(session.databases());

@@ -20,6 +20,7 @@ public final class SqlFlussDdl extends SqlDdl {
     private static final SqlOperator DROP_DATABASE = new SqlSpecialOperator("DROP DATABASE", SqlKind.DROP_SCHEMA);
     private static final SqlOperator CREATE_TABLE = new SqlSpecialOperator("CREATE TABLE", SqlKind.CREATE_TABLE);
     private static final SqlOperator DROP_TABLE = new SqlSpecialOperator("DROP TABLE", SqlKind.DROP_TABLE);
+    private static final SqlOperator ALTER_TABLE = new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
 
     private final DdlStatement statement;
     private final String sql;
@@ -37,6 +38,9 @@ public final class SqlFlussDdl extends SqlDdl {
         }
         if (statement instanceof DdlStatement.DropDatabase) {
             return DROP_DATABASE;
+        }
+        if (statement instanceof DdlStatement.AlterTable) {
+            return ALTER_TABLE;
         }
         return statement instanceof DdlStatement.CreateTable ? CREATE_TABLE : DROP_TABLE;
     }

@@ -102,16 +102,27 @@ public final class FlussSession implements AutoCloseable {
         return new ReadBuilder(riffle.connection(), table, allocator, riffle::lake);
     }
 
-    /** A Fluss table handle, opened once per session. */
-    public Table table(TablePath path) {
+    /**
+     * The Fluss table handle of {@code info}'s table, opened once per session and again when the
+     * table was created anew or altered since (a handle writes rows in the schema it was opened with).
+     */
+    public Table table(TableInfo info) {
+        TablePath path = info.getTablePath();
+        Table table = tables.computeIfAbsent(path, p -> RetryingTables.open(riffle.connection(), p));
+        TableInfo opened = table.getTableInfo();
+        if (opened.getTableId() == info.getTableId() && opened.getSchemaId() == info.getSchemaId()) {
+            return table;
+        }
+        forget(path);
         return tables.computeIfAbsent(path, p -> RetryingTables.open(riffle.connection(), p));
     }
 
     /** A lookuper for the primary key ({@code lookupColumns} empty) or a prefix of it, made once. */
     public Lookuper lookuper(TableInfo info, List<String> lookupColumns) {
-        LookuperKey key = new LookuperKey(info.getTablePath(), info.getTableId(), List.copyOf(lookupColumns));
+        LookuperKey key = new LookuperKey(info.getTablePath(), info.getTableId(), info.getSchemaId(),
+                List.copyOf(lookupColumns));
         return lookupers.computeIfAbsent(key, k -> {
-            var lookup = table(info.getTablePath()).newLookup();
+            var lookup = table(info).newLookup();
             return (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper();
         });
     }
@@ -159,5 +170,5 @@ public final class FlussSession implements AutoCloseable {
         return new IllegalStateException("Cannot " + what + ": " + cause.getMessage(), cause);
     }
 
-    private record LookuperKey(TablePath path, long tableId, List<String> columns) {}
+    private record LookuperKey(TablePath path, long tableId, int schemaId, List<String> columns) {}
 }

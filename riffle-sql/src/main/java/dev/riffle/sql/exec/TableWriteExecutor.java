@@ -51,7 +51,7 @@ public final class TableWriteExecutor {
 
     /** Writes every row; returns how many (one row: the count). */
     public Enumerable<Long> write(Enumerable<Object[]> rows, DataContext context) {
-        Table handle = session.table(table.getTablePath());
+        Table handle = session.table(table);
         TableWriter writer = table.hasPrimaryKey() ? handle.newUpsert().createWriter()
                 : handle.newAppend().createWriter();
         List<CompletableFuture<Void>> acks = new ArrayList<>();

@@ -3,6 +3,7 @@ package dev.riffle.sql.ddl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.fluss.metadata.TableDescriptor;
@@ -82,6 +83,39 @@ class DdlParserTest {
         assertThat(DdlParser.parse("drop database s")).contains(new DdlStatement.DropDatabase("s", false, false));
         assertThat(DdlParser.parse("DROP TABLE IF EXISTS a.b"))
                 .contains(new DdlStatement.DropTable(Optional.of("a"), "b", true));
+    }
+
+    @Test
+    void parsesAlterTableAddSetAndReset() {
+        assertThat(DdlParser.parse("ALTER TABLE shop.orders ADD note STRING COMMENT 'free text'")).contains(
+                new DdlStatement.AlterTable(Optional.of("shop"), "orders", false, List.of(new DdlStatement.AddColumn(
+                        new DdlStatement.Column("note", "STRING", Optional.of("free text"))))));
+        assertThat(DdlParser.parse("alter table if exists orders add column tags ARRAY<STRING>")).contains(
+                new DdlStatement.AlterTable(Optional.empty(), "orders", true, List.of(new DdlStatement.AddColumn(
+                        new DdlStatement.Column("tags", "ARRAY<STRING>", Optional.empty())))));
+        assertThat(DdlParser.parse("ALTER TABLE t ADD (a INT, b DECIMAL(10, 2))")).contains(
+                new DdlStatement.AlterTable(Optional.empty(), "t", false, List.of(
+                        new DdlStatement.AddColumn(new DdlStatement.Column("a", "INT", Optional.empty())),
+                        new DdlStatement.AddColumn(new DdlStatement.Column("b", "DECIMAL(10, 2)", Optional.empty())))));
+        assertThat(DdlParser.parse("ALTER TABLE t SET ('table.datalake.freshness' = '1min', 'owner' = 'b')")).contains(
+                new DdlStatement.AlterTable(Optional.empty(), "t", false, List.of(
+                        new DdlStatement.SetOption("table.datalake.freshness", "1min"),
+                        new DdlStatement.SetOption("owner", "b"))));
+        assertThat(DdlParser.parse("ALTER TABLE t RESET ('owner')")).contains(
+                new DdlStatement.AlterTable(Optional.empty(), "t", false, List.of(new DdlStatement.ResetOption("owner"))));
+    }
+
+    @Test
+    void badAlterTableNamesWhatIsWrong() {
+        assertThatThrownBy(() -> DdlParser.parse("ALTER TABLE t DROP COLUMN v"))
+                .hasMessageContaining("expected ADD [COLUMN] ..., SET (...) or RESET (...) after ALTER TABLE t");
+        assertThatThrownBy(() -> DdlParser.parse("ALTER TABLE t ADD id INT PRIMARY KEY"))
+                .hasMessageContaining("cannot be part of the primary key");
+        assertThatThrownBy(() -> DdlParser.parse("ALTER TABLE t SET ()")).hasMessageContaining("at least one option");
+        assertThatThrownBy(() -> DdlParser.parse("ALTER TABLE t RESET (owner)"))
+                .hasMessageContaining("an option name in quotes");
+        assertThatThrownBy(() -> DdlParser.parse("ALTER VIEW v AS SELECT 1"))
+                .hasMessageContaining("Unsupported statement ALTER VIEW");
     }
 
     @Test
