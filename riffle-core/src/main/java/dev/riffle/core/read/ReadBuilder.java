@@ -12,7 +12,7 @@ import dev.riffle.core.filter.PartitionPruning;
 import dev.riffle.core.filter.PredicateColumns;
 import dev.riffle.core.kv.KvLimitScan;
 import dev.riffle.core.kv.KvSnapshot;
-import dev.riffle.core.kv.KvSnapshotRows;
+import dev.riffle.core.kv.KvSnapshotReader;
 import dev.riffle.core.merge.KeyedMergeReader;
 import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.SelectingReader;
@@ -451,21 +451,25 @@ public final class ReadBuilder {
                     + e.getMessage() + ". Its log has expired (table.log.ttl) past what its KV snapshots cover;"
                     + " wait for the next KV snapshot (kv.snapshot.interval), or read the table through its lake", e);
         }
+        TableReader base = null;
         try {
             int[] readFields = fieldIndexes(read);
             int[] all = new int[read.size()];
             Arrays.setAll(all, i -> i);
             List<KvSnapshot> inScope = scope.stream().map(bucket -> snapshots.get(bucket.bucket()))
                     .filter(Objects::nonNull).toList();
-            TableReader base = new SelectingReader(new RowsReader(KvSnapshotRows.of(connection, table, inScope,
-                    readFields), table.getRowType().project(readFields), all, tail.allocator()), batchFilter(read),
-                    Long.MAX_VALUE, all);
+            // The buckets' snapshots are read on their own threads from now on, while the merge folds the tail.
+            base = new SelectingReader(new KvSnapshotReader(connection, table, inScope, readFields,
+                    tail.allocator(), KvSnapshotReader.defaultThreads()), batchFilter(read), Long.MAX_VALUE, all);
             int[] keys = table.getPrimaryKeys().stream().mapToInt(read::indexOf).toArray();
             Schema output = ArrowTypeMapping.toArrowSchema(table.getRowType().project(fieldIndexes(requested)));
             Supplier<BoundedLogReader> replay = () -> boundedLogAt(read, tail.startOffsets(), tail.stopOffsets());
             return limited(new KeyedMergeReader(base, tail, keys, batchFilter(read), output,
                     spec.tailRowsInMemory(), replay, tail.allocator()));
         } catch (RuntimeException e) {
+            if (base != null) {
+                base.close();
+            }
             tail.close();
             throw e;
         }
