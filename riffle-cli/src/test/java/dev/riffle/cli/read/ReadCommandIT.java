@@ -271,6 +271,38 @@ class ReadCommandIT {
     }
 
     @Test
+    void rowsWrittenBeforeAColumnWasAddedReadItAsEmpty(LocalCluster cluster, Connection connection, TestNames names)
+            throws Exception {
+        TablePath path = names.table("growing");
+        create(connection, path, EVENTS, 2);
+        append(connection, path, 0, 3);
+        try (org.apache.fluss.client.admin.Admin admin = connection.getAdmin()) {
+            dev.riffle.core.schema.TableAlteration.of(path, List.of(org.apache.fluss.metadata.TableChange.addColumn(
+                    "region", org.apache.fluss.types.DataTypes.STRING(), null,
+                    org.apache.fluss.metadata.TableChange.ColumnPosition.last()))).apply(admin, false)
+                    .get(60, java.util.concurrent.TimeUnit.SECONDS);
+        }
+        try (Table table = connection.getTable(path)) {
+            var writer = table.newAppend().createWriter();
+            writer.append(org.apache.fluss.row.GenericRow.of(3, org.apache.fluss.row.BinaryString.fromString("name-3"),
+                    30L, org.apache.fluss.row.BinaryString.fromString("eu")));
+            writer.flush();
+        }
+
+        CliRun csv = read(cluster, path);
+        assertThat(csv.exitCode()).as(csv.err()).isZero();
+        assertThat(csv.out().lines().toList().get(0)).isEqualTo("id,name,amount,region");
+        assertThat(byFirstNumber(csv.outLinesAfterHeader()))
+                .containsExactly("0,name-0,0,", "1,name-1,10,", "2,name-2,20,", "3,name-3,30,eu");
+
+        CliRun json = read(cluster, path, "--format", "json", "--columns", "id,region");
+        assertThat(json.exitCode()).as(json.err()).isZero();
+        assertThat(json.out().lines().sorted(Comparator.comparingInt(ReadCommandIT::jsonId)).toList()).containsExactly(
+                "{\"id\":0,\"region\":null}", "{\"id\":1,\"region\":null}", "{\"id\":2,\"region\":null}",
+                "{\"id\":3,\"region\":\"eu\"}");
+    }
+
+    @Test
     void offsetOfABucketThatDoesNotExist(LocalCluster cluster, Connection connection, TestNames names)
             throws Exception {
         TablePath path = names.table("events");

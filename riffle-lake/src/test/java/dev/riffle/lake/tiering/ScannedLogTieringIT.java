@@ -185,7 +185,7 @@ class ScannedLogTieringIT {
     }
 
     @Test
-    void aTableWhoseSchemaChangedIsTieredWithTheLogScannerAcrossTheChange(LocalCluster cluster, Connection connection,
+    void aTableWhoseSchemaChangedIsTieredAsArrowBatchesAcrossTheChange(LocalCluster cluster, Connection connection,
             TestNames names) throws Exception {
         TablePath path = names.table("altered");
         Schema before = Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING()).build();
@@ -204,8 +204,8 @@ class ScannedLogTieringIT {
             admin.alterTable(path, List.of(TableChange.addColumn("score", DataTypes.INT(), null,
                     TableChange.ColumnPosition.last())), false).get();
         }
-        // The log now holds batches of two schemas: Riffle's Arrow reader is not chosen.
-        assertThat(SpanReaders.logReadPath(info(connection, path))).isEqualTo(SpanReaders.LogReadPath.SCANNED_ROWS);
+        // The log now holds batches of two schemas: Riffle's Arrow reader maps the older ones by column id.
+        assertThat(SpanReaders.logReadPath(info(connection, path))).isEqualTo(SpanReaders.LogReadPath.ARROW_BATCHES);
         try (Table table = connection.getTable(path)) {
             AppendWriter writer = table.newAppend().createWriter();
             for (int id = 300; id < 500; id++) {
