@@ -1,5 +1,7 @@
 package dev.riffle.gateway;
 
+import dev.riffle.server.principal.Auth;
+
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.http.ApiException;

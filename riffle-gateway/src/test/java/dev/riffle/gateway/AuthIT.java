@@ -1,5 +1,7 @@
 package dev.riffle.gateway;
 
+import dev.riffle.server.principal.Auth;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

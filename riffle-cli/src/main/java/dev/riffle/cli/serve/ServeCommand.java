@@ -1,7 +1,7 @@
 package dev.riffle.cli.serve;
 
 import dev.riffle.cli.ShutdownSignals;
-import dev.riffle.gateway.Auth;
+import dev.riffle.server.principal.Auth;
 import dev.riffle.gateway.Gateway;
 import dev.riffle.server.session.Sessions;
 import java.io.PrintWriter;

@@ -1,6 +1,5 @@
-package dev.riffle.gateway.rows;
+package dev.riffle.core.types;
 
-import dev.riffle.core.types.ArrowTypeMapping;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.fluss.types.ArrayType;
@@ -14,13 +13,18 @@ import org.apache.fluss.types.RowType;
  * Which Arrow fields a client may send for which columns: a field fits a column when its Fluss
  * type (by {@link ArrowTypeMapping}) has the same kind (any string for CHAR and STRING, any
  * binary for BINARY and BYTES, any time unit for TIME and TIMESTAMP, a decimal of the same scale;
- * nested types element by element). The values themselves are read by the value layer.
+ * nested types element by element). The values themselves are read by the value layer. Every
+ * surface that takes Arrow rows (HTTP writes, Flight SQL ingest) checks them with this rule.
+ *
+ * <pre>{@code
+ * ArrowFieldFit.checkFits(field, columnType).ifPresent(problem -> { throw new IllegalArgumentException(problem); });
+ * }</pre>
  */
-final class ArrowInput {
-    private ArrowInput() {}
+public final class ArrowFieldFit {
+    private ArrowFieldFit() {}
 
     /** What is wrong when values of {@code field} cannot be written to a column of {@code column}. */
-    static Optional<String> checkFits(Field field, DataType column) {
+    public static Optional<String> checkFits(Field field, DataType column) {
         DataType given;
         try {
             given = ArrowTypeMapping.toFlussType(field);

@@ -28,7 +28,7 @@ public final class ErrorMapper {
     }
 
     /** The HTTP status of each kind of failure. */
-    static int status(FailureKind kind) {
+    public static int status(FailureKind kind) {
         return switch (kind) {
             case INVALID_ARGUMENT -> 400;
             case UNAUTHENTICATED -> 401;

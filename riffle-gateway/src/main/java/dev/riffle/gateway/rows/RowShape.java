@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.core.exception.InvalidValueException;
+import dev.riffle.core.types.ArrowFieldFit;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.gateway.http.ApiException;
@@ -154,7 +155,7 @@ final class RowShape {
             if (!seen.add(field.getName())) {
                 throw ApiException.badRequest("invalid_request", "The Arrow schema has column '" + field.getName() + "' twice");
             }
-            ArrowInput.checkFits(field, typeOf(field.getName()))
+            ArrowFieldFit.checkFits(field, typeOf(field.getName()))
                     .ifPresent(problem -> {
                         throw ApiException.badRequest("invalid_request", "Column '" + field.getName() + "': " + problem);
                     });

@@ -9,7 +9,8 @@ import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.gateway.http.Requests;
-import dev.riffle.server.failure.ServiceException;
+import dev.riffle.server.failure.Failures;
+import dev.riffle.server.failure.SqlFailures;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.sql.SqlResult;
 import dev.riffle.server.sql.SqlStatements;
@@ -31,14 +32,9 @@ import java.io.InputStream;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.fluss.exception.AuthenticationException;
-import org.apache.fluss.exception.AuthorizationException;
 
 /**
  * {@code POST /v1/sql}: one SQL statement run through the {@code jdbc:riffle} driver (riffle-sql),
@@ -46,11 +42,7 @@ import org.apache.fluss.exception.AuthorizationException;
  * prepared once per pooled connection, so a repeated point query is planned once.
  */
 public final class SqlResource {
-    /** How much of a long statement an error message quotes. */
-    private static final int QUOTED_SQL = 200;
     static final String TEXT = "text/plain";
-    /** How Calcite ("Object 'x' not found") and riffle-sql ("Table 'x' not found") name a missing table. */
-    private static final Pattern TABLE_NOT_FOUND = Pattern.compile("(Object|Table) '([^']+)' not found");
 
     @OpenApi(path = Paths.SQL, methods = HttpMethod.POST, tags = "SQL", operationId = "sql",
             summary = "Run one SQL statement (Apache Calcite over Fluss, as in riffle sql)",
@@ -151,67 +143,17 @@ public final class SqlResource {
     }
 
     /**
-     * What the client sees of a failed statement: a Fluss failure underneath keeps its own mapping
-     * (an unreachable cluster stays a 503); an unknown table is a 404; anything else the SQL layer
-     * says is a 400 carrying its message.
+     * What the client sees of a failed statement, classified as every surface classifies it
+     * ({@link SqlFailures}): an unreachable cluster stays a 503, an unknown table is a 404,
+     * anything else the SQL layer says is a 400 carrying its message.
      */
     static ApiException sqlFailure(Exception e, String sql) {
         if (e instanceof ApiException api) {
             return api;
         }
-        Optional<ApiException> fluss = flussFailure(e);
-        if (fluss.isPresent()) {
-            return fluss.get();
-        }
-        // Calcite's messages quote the whole statement; the client sent it and needs only its start.
-        String message = sql.length() > QUOTED_SQL ? message(e).replace(sql, sql.substring(0, QUOTED_SQL) + "...")
-                : message(e);
-        Matcher notFound = TABLE_NOT_FOUND.matcher(message);
-        if (notFound.find()) {
-            return new ApiException(404, "table_not_found", message, java.util.Map.of(), e);
-        }
-        if (e instanceof ServiceException || (!(e instanceof SQLException) && !(e instanceof IllegalArgumentException))) {
-            // A failure of the gateway itself (a busy pool, say), not of the statement.
-            return ErrorMapper.toApiException(e);
-        }
-        return new ApiException(400, "sql_error", message, java.util.Map.of(), e);
-    }
-
-    /**
-     * A Fluss failure beneath a SQL one, mapped as the other routes map it: an ACL that denies the
-     * caller is a 403 however deep Calcite and the driver wrap it.
-     */
-    private static Optional<ApiException> flussFailure(Exception e) {
-        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-            if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
-                return Optional.of(ErrorMapper.toApiException(cause));
-            }
-        }
-        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-            if (cause.getClass().getName().startsWith("org.apache.fluss.exception.")
-                    || cause.getClass().getName().startsWith("dev.riffle.core.exception.")) {
-                ApiException mapped = ErrorMapper.toApiException(cause);
-                if (mapped.status() != 500) {
-                    return Optional.of(mapped);
-                }
-            }
-        }
-        return Optional.empty();
-    }
-
-    /**
-     * The driver's message with the reason beneath it: Calcite says "Error while preparing
-     * statement [..]" and puts the why ("Object 'x' not found within 'db'") in the causes.
-     */
-    private static String message(Exception e) {
-        String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
-        String reason = null;
-        for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-            if (cause.getMessage() != null && !message.contains(cause.getMessage())) {
-                reason = cause.getMessage();
-            }
-        }
-        return reason == null ? message : message + ": " + reason;
+        Failures.Failure failure = SqlFailures.classify(e, sql);
+        return new ApiException(ErrorMapper.status(failure.kind()), failure.code(), failure.message(),
+                failure.details(), e);
     }
 
     /** A statement and its parameters, as the request gave them (JSON values as JDBC setters take them). */

@@ -5,8 +5,10 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.session.RequestContext;
+import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.ResultSetReader;
+import dev.riffle.sql.exec.StatementShape;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
@@ -34,10 +36,7 @@ public final class SqlStatements {
         requireNonNull(request, "request is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(parameters, "parameters is null");
-        if (sql.length() > request.limits().maxSqlLength()) {
-            throw new ServiceException(FailureKind.TOO_LARGE, "sql_too_long", "The statement is " + sql.length()
-                    + " characters long; this server takes statements of at most " + request.limits().maxSqlLength());
-        }
+        checkLength(request, sql);
         SqlConnections.Lease lease = request.session().sql().borrow();
         try {
             PreparedStatement statement = lease.prepare(sql);
@@ -59,6 +58,36 @@ public final class SqlStatements {
         } catch (SQLException | RuntimeException e) {
             lease.close();
             throw e;
+        }
+    }
+
+    /**
+     * What {@code sql} answers and takes, without running it (prepared in the request's session,
+     * so running it next is planned already). DDL, which Calcite would run while preparing it, is
+     * recognized first and answers no rows.
+     *
+     * @throws SQLException what the SQL layer says of a statement that does not parse or plan
+     */
+    public static StatementShape shape(RequestContext request, String sql) throws SQLException {
+        requireNonNull(request, "request is null");
+        requireNonNull(sql, "sql is null");
+        checkLength(request, sql);
+        try {
+            if (DdlParser.parse(sql).isPresent()) {
+                return StatementShape.UPDATE;
+            }
+        } catch (RuntimeException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
+        try (SqlConnections.Lease lease = request.session().sql().borrow()) {
+            return StatementShape.of(lease.prepare(sql));
+        }
+    }
+
+    private static void checkLength(RequestContext request, String sql) {
+        if (sql.length() > request.limits().maxSqlLength()) {
+            throw new ServiceException(FailureKind.TOO_LARGE, "sql_too_long", "The statement is " + sql.length()
+                    + " characters long; this server takes statements of at most " + request.limits().maxSqlLength());
         }
     }
 }

@@ -18,13 +18,8 @@ import java.util.NoSuchElementException;
 import java.util.TimeZone;
 import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.calcite.avatica.AvaticaPreparedStatement;
-import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalRow;
-import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.RowType;
 import org.apache.fluss.utils.CloseableIterator;
@@ -63,22 +58,9 @@ public final class ResultSetReader implements CloseableIterator<InternalRow> {
         requireNonNull(statement, "statement is null");
         requireNonNull(rows, "rows is null");
         requireNonNull(allocator, "allocator is null");
-        RelDataType type = resultType(statement);
-        List<DataField> fields = new ArrayList<>();
-        for (RelDataTypeField field : type.getFieldList()) {
-            fields.add(new DataField(field.getName(), SqlTypes.flussType(field.getType())));
-        }
-        RowType rowType = new RowType(fields);
+        RowType rowType = StatementShape.rowType(StatementShape.resultType(statement));
         int[] all = IntStream.range(0, rowType.getFieldCount()).toArray();
         return new RowsReader(new ResultSetReader(rows, rowType), rowType, all, allocator);
-    }
-
-    private static RelDataType resultType(PreparedStatement statement) throws SQLException {
-        var handle = statement.unwrap(AvaticaPreparedStatement.class).handle;
-        if (handle != null && handle.signature instanceof CalcitePrepare.CalciteSignature<?> signature) {
-            return signature.rowType;
-        }
-        throw new SQLException("The statement was not prepared by the jdbc:riffle driver; its result type is unknown");
     }
 
     @Override

@@ -1,0 +1,137 @@
+package dev.riffle.sql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.types.ArrowTypeMapping;
+import dev.riffle.sql.catalog.SqlTypes;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
+import java.sql.Types;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.types.DateUnit;
+import org.apache.arrow.vector.types.FloatingPointPrecision;
+import org.apache.arrow.vector.types.TimeUnit;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
+import org.apache.arrow.vector.types.pojo.Schema;
+import org.apache.calcite.avatica.AvaticaParameter;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.fluss.types.DataField;
+import org.apache.fluss.types.RowType;
+
+/**
+ * What a statement prepared by the {@code jdbc:riffle} driver answers and takes, as Arrow schemas,
+ * known before it runs: the columns of its rows (in the Arrow types Riffle reads Fluss columns as)
+ * and one field per {@code ?} parameter. Wire protocols announce these at prepare time (Flight
+ * SQL's dataset and parameter schemas).
+ *
+ * <pre>{@code
+ * StatementShape shape = StatementShape.of(connection.prepareStatement("SELECT id FROM shop.orders WHERE id = ?"));
+ * shape.rows();       // id: Int(32)
+ * shape.parameters(); // parameter_1: Int(32)
+ * }</pre>
+ *
+ * @param rows the columns of the statement's rows; no fields for a statement that changes rows or DDL
+ * @param parameters one field per {@code ?}, in order, named {@code parameter_1}, ...
+ * @param query whether the statement answers rows (false for INSERT, UPDATE, DELETE and DDL)
+ */
+public record StatementShape(Schema rows, Schema parameters, boolean query) {
+    private static final java.util.Set<Meta.StatementType> CHANGES = java.util.EnumSet.of(Meta.StatementType.INSERT,
+            Meta.StatementType.UPDATE, Meta.StatementType.DELETE, Meta.StatementType.UPSERT, Meta.StatementType.MERGE,
+            Meta.StatementType.IS_DML, Meta.StatementType.OTHER_DDL, Meta.StatementType.CREATE,
+            Meta.StatementType.DROP, Meta.StatementType.ALTER);
+
+    /** The shape of a statement that answers a row count (DML) or nothing (DDL), and takes no parameters. */
+    public static final StatementShape UPDATE = new StatementShape(new Schema(List.of()), new Schema(List.of()), false);
+
+    public StatementShape {
+        requireNonNull(rows, "rows is null");
+        requireNonNull(parameters, "parameters is null");
+    }
+
+    /**
+     * The shape of {@code statement}, prepared by the {@code jdbc:riffle} driver. (DDL runs when
+     * Calcite prepares it: find DDL with {@link dev.riffle.sql.ddl.DdlParser} before preparing.)
+     */
+    public static StatementShape of(PreparedStatement statement) throws SQLException {
+        requireNonNull(statement, "statement is null");
+        CalcitePrepare.CalciteSignature<?> signature = signature(statement);
+        boolean query = !CHANGES.contains(signature.statementType) && signature.rowType != null
+                && !signature.rowType.getFieldList().isEmpty();
+        Schema rows = query ? ArrowTypeMapping.toArrowSchema(rowType(signature.rowType)) : new Schema(List.of());
+        List<Field> parameters = new ArrayList<>();
+        for (int i = 0; i < signature.parameters.size(); i++) {
+            parameters.add(new Field("parameter_" + (i + 1), FieldType.nullable(arrowType(signature.parameters.get(i))),
+                    null));
+        }
+        return new StatementShape(rows, new Schema(parameters), query);
+    }
+
+    /** The SQL row type of a statement's result. */
+    static RelDataType resultType(PreparedStatement statement) throws SQLException {
+        return signature(statement).rowType;
+    }
+
+    /** The Fluss row type of a SQL row type. */
+    static RowType rowType(RelDataType type) {
+        List<DataField> fields = new ArrayList<>();
+        for (RelDataTypeField field : type.getFieldList()) {
+            fields.add(new DataField(field.getName(), SqlTypes.flussType(field.getType())));
+        }
+        return new RowType(fields);
+    }
+
+    private static CalcitePrepare.CalciteSignature<?> signature(PreparedStatement statement) throws SQLException {
+        var handle = statement.unwrap(AvaticaPreparedStatement.class).handle;
+        if (handle != null && handle.signature instanceof CalcitePrepare.CalciteSignature<?> signature) {
+            return signature;
+        }
+        throw new SQLException("The statement was not prepared by the jdbc:riffle driver; its shape is unknown");
+    }
+
+    /** The Arrow type a client binds a parameter of this JDBC type with. */
+    private static ArrowType arrowType(AvaticaParameter parameter) {
+        switch (parameter.parameterType) {
+            case Types.BOOLEAN:
+                return ArrowType.Bool.INSTANCE;
+            case Types.TINYINT:
+                return new ArrowType.Int(8, true);
+            case Types.SMALLINT:
+                return new ArrowType.Int(16, true);
+            case Types.INTEGER:
+                return new ArrowType.Int(32, true);
+            case Types.BIGINT:
+                return new ArrowType.Int(64, true);
+            case Types.REAL:
+            case Types.FLOAT:
+                return new ArrowType.FloatingPoint(FloatingPointPrecision.SINGLE);
+            case Types.DOUBLE:
+                return new ArrowType.FloatingPoint(FloatingPointPrecision.DOUBLE);
+            case Types.DECIMAL:
+            case Types.NUMERIC:
+                return parameter.precision > 0 && parameter.precision <= 38
+                        ? new ArrowType.Decimal(parameter.precision, Math.max(0, parameter.scale), 128)
+                        : ArrowType.Utf8.INSTANCE;
+            case Types.BINARY:
+            case Types.VARBINARY:
+                return ArrowType.Binary.INSTANCE;
+            case Types.DATE:
+                return new ArrowType.Date(DateUnit.DAY);
+            case Types.TIME:
+                return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
+            case Types.TIMESTAMP:
+                return new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+            case Types.TIMESTAMP_WITH_TIMEZONE:
+                return new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+            default:
+                // CHAR, VARCHAR and anything Calcite could not narrow: text, which it converts.
+                return ArrowType.Utf8.INSTANCE;
+        }
+    }
+}
