@@ -115,6 +115,11 @@ public final class Gateway implements AutoCloseable {
     }
 
     /** What the gateway's sessions hold and have let go of (sessions, table handles, connections). */
+    /** The registry behind {@code /metrics}: other servers of the process (Flight SQL) add theirs to it. */
+    public io.micrometer.core.instrument.MeterRegistry meterRegistry() {
+        return metrics.registry();
+    }
+
     public Sessions.Counts sessionCounts() {
         return sessions.counts();
     }

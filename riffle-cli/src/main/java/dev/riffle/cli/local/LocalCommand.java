@@ -45,6 +45,10 @@ public final class LocalCommand implements Callable<Integer> {
             description = "HTTP gateway port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int httpPort;
 
+    @Option(names = "--flight-port", paramLabel = "PORT", defaultValue = "31337",
+            description = "Arrow Flight SQL port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    int flightPort;
+
     @Spec
     CommandSpec spec;
 
@@ -61,6 +65,10 @@ public final class LocalCommand implements Callable<Integer> {
         if (httpPort < 0 || httpPort > 65535) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--http-port must be between 0 and 65535, got " + httpPort);
+        }
+        if (flightPort < 0 || flightPort > 65535) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--flight-port must be between 0 and 65535, got " + flightPort);
         }
         Path dir = dataDir.toAbsolutePath().normalize();
         Path logFile = dir.resolve("logs").resolve("riffle.log");
@@ -87,7 +95,8 @@ public final class LocalCommand implements Callable<Integer> {
             ShutdownSignals.onStop(stop::countDown);
             try {
                 for (LocalService service : ServiceLoader.load(LocalService.class)) {
-                    LocalService.Running running = service.start(cluster, Map.of("http.port", Integer.toString(httpPort)));
+                    LocalService.Running running = service.start(cluster, Map.of("http.port", Integer.toString(httpPort),
+                            "flight.port", Integer.toString(flightPort)));
                     services.add(running);
                     addresses.putAll(running.addresses());
                 }

@@ -1,8 +1,9 @@
 package dev.riffle.cli.serve;
 
 import dev.riffle.cli.ShutdownSignals;
-import dev.riffle.server.principal.Auth;
+import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.gateway.Gateway;
+import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
 import java.io.PrintWriter;
 import java.net.InetAddress;
@@ -39,6 +40,19 @@ public final class ServeCommand implements Callable<Integer> {
             description = "The gateway's port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int httpPort;
 
+    @Option(names = "--flight-port", paramLabel = "PORT", defaultValue = "31337",
+            description = "The Arrow Flight SQL port, on the same host and with the same --auth (default: "
+                    + "${DEFAULT-VALUE}; 0 picks a free one; -1 serves no Flight SQL).")
+    int flightPort;
+
+    @Option(names = "--flight-tls-cert", paramLabel = "PEM",
+            description = "Serve Flight SQL over TLS with this certificate chain (with --flight-tls-key).")
+    Optional<java.io.File> flightTlsCert;
+
+    @Option(names = "--flight-tls-key", paramLabel = "PEM",
+            description = "The private key of --flight-tls-cert.")
+    Optional<java.io.File> flightTlsKey;
+
     @Option(names = "--http-host", paramLabel = "HOST", defaultValue = "0.0.0.0",
             description = "The interface to listen on (default: ${DEFAULT-VALUE}, every interface, which needs "
                     + "--auth).")
@@ -57,6 +71,11 @@ public final class ServeCommand implements Callable<Integer> {
 
     /** Where {@code --service-user}'s password comes from (not the command line, which others can read). */
     public static final String SERVICE_PASSWORD_ENV = "RIFFLE_SERVICE_PASSWORD";
+    /**
+     * The key Flight SQL tickets are signed with: give every instance behind one load balancer the
+     * same key so that any of them serves the endpoints another's FlightInfo names.
+     */
+    public static final String TICKET_KEY_ENV = "RIFFLE_FLIGHT_TICKET_KEY";
 
     /** Where environment variables are read (tests give their own). */
     Function<String, String> environment = System::getenv;
@@ -77,15 +96,29 @@ public final class ServeCommand implements Callable<Integer> {
                     + "(--auth none): anyone who reaches this port can read, write and drop tables.");
             spec.commandLine().getErr().flush();
         }
+        if (flightPort < -1 || flightPort > 65535) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--flight-port must be between 0 and 65535 (or -1 for none), got " + flightPort);
+        }
+        if (flightTlsCert.isPresent() != flightTlsKey.isPresent()) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--flight-tls-cert and --flight-tls-key go together");
+        }
         ShutdownSignals.onStop(stop::countDown);
-        try (Gateway gateway = Gateway.builder().clientConfig(clientConfig(mode)).auth(mode).host(httpHost)
-                .port(httpPort).start()) {
+        Configuration clientConfig = clientConfig(mode);
+        try (Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
+                .port(httpPort).start();
+                AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway)) {
             running = gateway;
-            out.println("Riffle HTTP gateway over Fluss " + bootstrapServers
-                    + (mode == Auth.BASIC ? " (HTTP Basic as Fluss SASL/PLAIN users)" : " (no authentication)"));
+            out.println("Riffle over Fluss " + bootstrapServers
+                    + (mode == Auth.BASIC ? " (clients' users and passwords as Fluss SASL/PLAIN users)"
+                            : " (no authentication)"));
             out.println("  HTTP gateway:  " + gateway.url() + "   (routes: " + gateway.url() + "/openapi.json)");
             out.println("  SQL over HTTP: POST " + gateway.url() + "/v1/sql");
             out.println("  JDBC URL:      " + gateway.jdbcUrl());
+            if (flight instanceof FlightSqlServer server) {
+                out.println("  Flight SQL:    " + server.location().getUri() + "   (JDBC: " + server.jdbcUrl() + ")");
+            }
             out.println("Press Ctrl-C to stop.");
             out.flush();
             stop.await();
@@ -97,6 +130,19 @@ public final class ServeCommand implements Callable<Integer> {
         out.println("Stopped.");
         out.flush();
         return 0;
+    }
+
+    private FlightSqlServer startFlight(Configuration clientConfig, Auth mode, Gateway gateway) {
+        FlightSqlServer.Builder flight = FlightSqlServer.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
+                .port(flightPort).meterRegistry(gateway.meterRegistry());
+        String key = environment.apply(TICKET_KEY_ENV);
+        if (key != null && !key.isEmpty()) {
+            flight.ticketKey(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
+        }
+        if (flightTlsCert.isPresent()) {
+            flight.tls(flightTlsCert.get(), flightTlsKey.get());
+        }
+        return flight.start();
     }
 
     /** {@code --auth}, checked; refused when missing for a host beyond loopback. */

@@ -25,6 +25,11 @@ interface BucketLeaders {
     /** Looks up the table's (or one partition's) buckets and leaders anew. */
     void refresh(TablePath table, Long partitionId);
 
+    /** The id the metadata knows for the table at {@code path} now, if it knows one. */
+    default Optional<Long> tableId(TablePath path) {
+        return Optional.empty();
+    }
+
     /** The Fluss client's metadata. */
     static BucketLeaders of(MetadataUpdater metadata) {
         requireNonNull(metadata, "metadata is null");
@@ -42,6 +47,11 @@ interface BucketLeaders {
             @Override
             public void refresh(TablePath table, Long partitionId) {
                 metadata.updateTableOrPartitionMetadata(table, partitionId);
+            }
+
+            @Override
+            public Optional<Long> tableId(TablePath path) {
+                return metadata.getCluster().getTableId(path);
             }
         };
     }

@@ -2,6 +2,7 @@ package dev.riffle.core.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.log.LogBytesSource;
 import dev.riffle.core.log.LogRecordsParser;
@@ -200,6 +201,15 @@ public final class LogFetcher implements AutoCloseable {
                 leaders.refresh(tablePath, partitionId);
             } catch (RuntimeException e) {
                 LOG.debug("Metadata refresh for {} (partition {}) failed; will retry", tablePath, partitionId, e);
+            }
+        }
+        // A table dropped (and maybe created again) under the read has no leaders to wait for.
+        Optional<Long> current = leaders.tableId(tablePath);
+        if (current.isPresent() && current.get() != tableId) {
+            synchronized (this) {
+                failures.add(new TableNotFoundException(tablePath, "Table " + tablePath + " was dropped and created"
+                        + " again while it was read (table id " + tableId + ", now " + current.get() + "); read it again",
+                        null));
             }
         }
         synchronized (this) {

@@ -226,7 +226,9 @@ public final class KeyedMergeReader implements TableReader {
                     kept[count++] = row;
                 }
             }
-            emit(copy(rows, kept, count));
+            // A batch the tail did not touch is handed on as it is.
+            emit(count == rows.getRowCount() && rows.getFieldVectors().size() == schema.getFields().size()
+                    ? transfer(rows) : copy(rows, kept, count));
         }
     }
 

@@ -359,6 +359,32 @@ public final class ReadBuilder {
                 spec.limit().isPresent());
     }
 
+    /**
+     * Where a log or changelog read made now would stop in each bucket it covers (partition
+     * pruning applied), captured once: a read cut into parts, each given some of these buckets and
+     * their offsets with {@link #until}, reads every row of the whole read once, whoever reads the
+     * parts and whenever.
+     *
+     * @throws InvalidReadException for a read that is not a log or changelog read
+     */
+    public Map<BucketRef, Long> stopOffsets() {
+        ReadPath path = path();
+        if (path != ReadPath.LOG_SCAN && path != ReadPath.CHANGELOG_SCAN) {
+            throw new InvalidReadException("Only log and changelog reads stop at offsets; this read of "
+                    + table.getTablePath() + " is a " + path);
+        }
+        Admin admin = RetryingAdmin.of(connection);
+        List<ScopedBucket> scope = scope(admin, spec.filter(), spec.until());
+        OffsetsResolver offsets = new OffsetsResolver(admin, table, partitionId ->
+                connection.getMetadataUpdater().updateTableOrPartitionMetadata(table.getTablePath(), partitionId));
+        Map<TableBucket, Long> stops = offsets.stop(spec.until(), scope);
+        Map<BucketRef, Long> byRef = new LinkedHashMap<>();
+        for (ScopedBucket bucket : scope) {
+            byRef.put(bucket.ref(), stops.get(bucket.bucket()));
+        }
+        return byRef;
+    }
+
     /** The reader this read asks for; close it when done. */
     public TableReader createReader() {
         checkColumns();

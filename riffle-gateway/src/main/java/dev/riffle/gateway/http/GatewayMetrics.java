@@ -112,6 +112,11 @@ public final class GatewayMetrics {
     }
 
     /** The Prometheus text exposition. */
+    /** The registry itself, for other servers of the process to add their meters to. */
+    public io.micrometer.core.instrument.MeterRegistry registry() {
+        return registry;
+    }
+
     public String scrape() {
         return registry.scrape();
     }

@@ -74,6 +74,7 @@ public final class TableResource {
         } catch (DatabaseNotExistException e) {
             throw request.riffle().databaseNotFound(database, e);
         }
+        request.session().sql().tableChanged(path);
         Render.json(ctx, 201, TableJson.describe(request.tableInfo(path)));
     }
 
@@ -115,6 +116,7 @@ public final class TableResource {
         } catch (TableNotExistException | DatabaseNotExistException e) {
             throw request.riffle().notFound(path, e);
         }
+        request.session().sql().tableChanged(path);
         TableInfo altered;
         try {
             altered = request.tableInfo(path);
@@ -142,6 +144,7 @@ public final class TableResource {
         } catch (TableNotExistException | DatabaseNotExistException e) {
             throw request.riffle().notFound(path, e);
         }
+        request.session().sql().tableChanged(path);
         ctx.status(204);
     }
 }

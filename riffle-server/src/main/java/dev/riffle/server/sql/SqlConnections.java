@@ -7,7 +7,9 @@ import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.sql.jdbc.RiffleDriver;
 import java.sql.Connection;
+import dev.riffle.sql.exec.PreparedTables;
 import java.sql.PreparedStatement;
+import org.apache.fluss.metadata.TablePath;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -152,6 +154,26 @@ public final class SqlConnections implements AutoCloseable {
         }
     }
 
+    /**
+     * Tells every connection of the pool that {@code path} was created, dropped or altered through
+     * this process, so that statements kept for reuse are checked against the table as it is now
+     * rather than as it was up to a second ago (changes made elsewhere are seen within that second).
+     */
+    public void tableChanged(TablePath path) {
+        List<Pooled> pooled;
+        synchronized (all) {
+            pooled = new ArrayList<>(all);
+        }
+        for (Pooled connection : pooled) {
+            try {
+                connection.connection.unwrap(org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema()
+                        .unwrap(dev.riffle.sql.catalog.FlussRootSchema.class).session().forget(path);
+            } catch (SQLException | RuntimeException e) {
+                // a connection that cannot say is planned anew within a second anyway
+            }
+        }
+    }
+
     /** One connection lent to one request. */
     public final class Lease implements AutoCloseable {
         private final Pooled pooled;
@@ -166,6 +188,16 @@ public final class SqlConnections implements AutoCloseable {
         /** A prepared statement for {@code sql}, reused across requests on this connection. */
         public PreparedStatement prepare(String sql) throws SQLException {
             return pooled.prepare(sql);
+        }
+
+        /**
+         * Runs DDL on this connection as a plain statement: Calcite runs DDL while preparing it, so
+         * a DDL statement is never prepared (nor kept for reuse).
+         */
+        public void executeDdl(String sql) throws SQLException {
+            try (java.sql.Statement statement = pooled.connection.createStatement()) {
+                statement.execute(sql);
+            }
         }
 
         /** Runs {@code action} after this lease is given back (to release what the lease was taken under). */
@@ -222,6 +254,11 @@ public final class SqlConnections implements AutoCloseable {
 
         PreparedStatement prepare(String sql) throws SQLException {
             PreparedStatement statement = statements.get(sql);
+            if (statement != null && !statement.isClosed() && PreparedTables.stale(statement)) {
+                // A table it was planned for was dropped and created again, or altered: plan anew.
+                closeQuietly(statement);
+                statement = null;
+            }
             if (statement == null || statement.isClosed()) {
                 statement = connection.prepareStatement(sql);
                 statements.put(sql, statement);

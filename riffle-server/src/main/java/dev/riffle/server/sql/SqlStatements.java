@@ -2,17 +2,21 @@ package dev.riffle.server.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.read.BucketRef;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.sql.ddl.DdlParser;
+import dev.riffle.sql.ddl.DdlStatement;
 import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.ResultSetReader;
 import dev.riffle.sql.exec.StatementShape;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import org.apache.fluss.metadata.TablePath;
 
 /**
  * Runs SQL statements for every surface, in the request's session (as its principal): prepared
@@ -33,11 +37,38 @@ public final class SqlStatements {
      * @throws SQLException what the SQL layer says of a statement that does not parse, plan or run
      */
     public static SqlResult run(RequestContext request, String sql, List<Object> parameters) throws SQLException {
+        return run(request, sql, parameters, Optional.empty());
+    }
+
+    /**
+     * As {@link #run(RequestContext, String, List)}, reading only {@code part} of a statement that
+     * is a bare log or changelog read: those buckets, each up to its offset (see {@link #stopOffsets}).
+     */
+    public static SqlResult run(RequestContext request, String sql, List<Object> parameters,
+            Optional<Map<BucketRef, Long>> part) throws SQLException {
         requireNonNull(request, "request is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(parameters, "parameters is null");
+        requireNonNull(part, "part is null");
         checkLength(request, sql);
+        Optional<DdlStatement> ddlStatement;
+        try {
+            ddlStatement = DdlParser.parse(sql);
+        } catch (RuntimeException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
+        boolean ddl = ddlStatement.isPresent();
         SqlConnections.Lease lease = request.session().sql().borrow();
+        if (ddl) {
+            try (lease) {
+                if (!parameters.isEmpty() || part.isPresent()) {
+                    throw new SQLException("DDL takes no parameters");
+                }
+                lease.executeDdl(sql);
+                changedTable(ddlStatement.get()).ifPresent(request.session().sql()::tableChanged);
+                return new SqlResult.Updated(0);
+            }
+        }
         try {
             PreparedStatement statement = lease.prepare(sql);
             for (int i = 0; i < parameters.size(); i++) {
@@ -46,7 +77,12 @@ public final class SqlStatements {
             statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, request.limits().scanTimeout().toSeconds()));
             Optional<DirectRead> direct = DirectRead.of(statement);
             if (direct.isPresent()) {
-                return new SqlResult.Rows(direct.get().open(parameters, request.allocator()), true, lease);
+                return new SqlResult.Rows(part.isPresent()
+                        ? direct.get().open(parameters, request.allocator(), part.get())
+                        : direct.get().open(parameters, request.allocator()), true, lease);
+            }
+            if (part.isPresent()) {
+                throw new SQLException("The statement is not a bare table read, so it cannot be read in parts");
             }
             if (!statement.execute()) {
                 long count = statement.getLargeUpdateCount();
@@ -82,6 +118,42 @@ public final class SqlStatements {
         try (SqlConnections.Lease lease = request.session().sql().borrow()) {
             return StatementShape.of(lease.prepare(sql));
         }
+    }
+
+    /**
+     * Where {@code sql} would stop reading in each bucket, when it is a bare log or changelog read
+     * (no computation over the rows, no row limit), captured now: the statement can then be read
+     * in parts by bucket, each part by any server, every row once.
+     */
+    public static Optional<Map<BucketRef, Long>> stopOffsets(RequestContext request, String sql,
+            List<Object> parameters) throws SQLException {
+        requireNonNull(request, "request is null");
+        checkLength(request, sql);
+        try {
+            if (DdlParser.parse(sql).isPresent()) {
+                return Optional.empty();
+            }
+        } catch (RuntimeException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
+        try (SqlConnections.Lease lease = request.session().sql().borrow()) {
+            Optional<DirectRead> direct = DirectRead.of(lease.prepare(sql));
+            return direct.isEmpty() ? Optional.empty() : direct.get().stopOffsets(parameters, request.allocator());
+        }
+    }
+
+    /** The table a DDL statement creates, alters or drops, when it names its database. */
+    private static Optional<TablePath> changedTable(DdlStatement statement) {
+        if (statement instanceof DdlStatement.CreateTable create && create.database().isPresent()) {
+            return Optional.of(TablePath.of(create.database().get(), create.name()));
+        }
+        if (statement instanceof DdlStatement.AlterTable alter && alter.database().isPresent()) {
+            return Optional.of(TablePath.of(alter.database().get(), alter.name()));
+        }
+        if (statement instanceof DdlStatement.DropTable drop && drop.database().isPresent()) {
+            return Optional.of(TablePath.of(drop.database().get(), drop.name()));
+        }
+        return Optional.empty();
     }
 
     private static void checkLength(RequestContext request, String sql) {

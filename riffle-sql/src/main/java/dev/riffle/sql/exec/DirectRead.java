@@ -3,6 +3,11 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.filter.BatchFilter;
+import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.read.ReadBuilder;
+import dev.riffle.core.read.ReadIntent;
+import dev.riffle.core.read.ReadPath;
+import dev.riffle.core.read.StoppingOffsets;
 import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.planner.FlussScan;
@@ -134,5 +139,38 @@ public final class DirectRead {
         long limit = Bindings.limit(plan, context);
         return new SelectingReader(executor.reader(context, limit, allocator), BatchFilter.all(), limit, columns,
                 names);
+    }
+
+    /**
+     * Where this read, with these parameters, would stop in each bucket, when it is a log or
+     * changelog read without a row limit: a read that can be cut into parts by buckets
+     * ({@link #open(List, BufferAllocator, Map)}), each part reading its buckets up to these offsets.
+     */
+    public Optional<Map<BucketRef, Long>> stopOffsets(List<Object> parameters, BufferAllocator allocator) {
+        ParameterValues context = new ParameterValues(parameters);
+        long limit = Bindings.limit(plan, context);
+        if (limit != Long.MAX_VALUE) {
+            return Optional.empty();
+        }
+        Optional<ReadBuilder> read = executor.read(context, limit, allocator);
+        if (read.isEmpty() || (read.get().path() != ReadPath.LOG_SCAN && read.get().path() != ReadPath.CHANGELOG_SCAN)) {
+            return Optional.empty();
+        }
+        return Optional.of(read.get().stopOffsets());
+    }
+
+    /** One part of the read: the buckets of {@code part}, each up to its offset (see {@link #stopOffsets}). */
+    public TableReader open(List<Object> parameters, BufferAllocator allocator, Map<BucketRef, Long> part) {
+        requireNonNull(allocator, "allocator is null");
+        requireNonNull(part, "part is null");
+        ParameterValues context = new ParameterValues(parameters);
+        long limit = Bindings.limit(plan, context);
+        ReadBuilder read = executor.read(context, limit, allocator).orElseThrow(() -> new IllegalArgumentException(
+                "Only a table read can be read in parts; this statement is a key lookup"));
+        if (read.intent() == ReadIntent.CURRENT && read.path() == ReadPath.LOG_SCAN) {
+            read = read.log(); // a log table's current rows are its log; a part of it is a range of it
+        }
+        return new SelectingReader(read.until(StoppingOffsets.explicit(part)).createReader(), BatchFilter.all(), limit,
+                columns, names);
     }
 }

@@ -34,7 +34,12 @@ public final class FlussSession implements AutoCloseable {
 
     private final Riffle riffle;
     private final StatementLimits limits;
+    private static final long RECENT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
+
     private final Map<TablePath, Table> tables = new ConcurrentHashMap<>();
+    private final Map<TablePath, Recent> recent = new ConcurrentHashMap<>();
+
+    private record Recent(Optional<TableInfo> info, long atNanos) {}
     private final Map<LookuperKey, Lookuper> lookupers = new ConcurrentHashMap<>();
 
     private FlussSession(Riffle riffle, StatementLimits limits) {
@@ -92,6 +97,22 @@ public final class FlussSession implements AutoCloseable {
         }
     }
 
+    /**
+     * The table's metadata as the cluster gave it at most {@link #RECENT_NANOS} ago: what a
+     * statement kept for reuse is checked against before it runs again (one metadata round trip
+     * per table per second, not per execution).
+     */
+    public Optional<TableInfo> recentTableInfo(TablePath path) {
+        Recent known = recent.get(path);
+        long now = System.nanoTime();
+        if (known != null && now - known.atNanos() < RECENT_NANOS) {
+            return known.info();
+        }
+        Optional<TableInfo> info = tableInfo(path);
+        recent.put(path, new Recent(info, now));
+        return info;
+    }
+
     /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */
     public ReadBuilder read(TableInfo table) {
         return read(table, riffle.allocator());
@@ -129,6 +150,7 @@ public final class FlussSession implements AutoCloseable {
 
     /** Forgets cached handles of a table (after DROP TABLE, or when its id changed). */
     public void forget(TablePath path) {
+        recent.remove(path);
         Table table = tables.remove(path);
         lookupers.keySet().removeIf(k -> k.path().equals(path));
         if (table != null) {

@@ -28,6 +28,12 @@ public final class ScanExecutor {
 
         /** The same rows as Arrow batches in the plan's columns, at full precision, allocated from {@code allocator}. */
         TableReader reader(DataContext context, long limit, BufferAllocator allocator);
+
+        /** The read façade's request for these rows, when they are a table read (not a key lookup). */
+        default java.util.Optional<dev.riffle.core.read.ReadBuilder> read(DataContext context, long limit,
+                BufferAllocator allocator) {
+            return java.util.Optional.empty();
+        }
     }
 
     public ScanExecutor(FlussSession session, ReadPlan plan) {
@@ -49,6 +55,12 @@ public final class ScanExecutor {
     /** One execution's rows as Arrow batches in the plan's columns (a plan without columns: its first one). */
     TableReader reader(DataContext context, long limit, BufferAllocator allocator) {
         return path.reader(context, limit, allocator);
+    }
+
+    /** One execution's read request, when the plan is a table read (see {@link PathExecutor#read}). */
+    java.util.Optional<dev.riffle.core.read.ReadBuilder> read(DataContext context, long limit,
+            BufferAllocator allocator) {
+        return path.read(context, limit, allocator);
     }
 
     /** The rows, read lazily when enumerated. */

@@ -35,6 +35,11 @@ final class TableReadExecutor implements ScanExecutor.PathExecutor {
     }
 
     @Override
+    public java.util.Optional<ReadBuilder> read(DataContext context, long limit, BufferAllocator allocator) {
+        return java.util.Optional.of(read(plan, session.read(plan.table(), allocator), context, limit));
+    }
+
+    @Override
     public RowBatches open(DataContext context, long limit) {
         TableReader reader = read(plan, session.read(plan.table()), context, limit).createReader();
         int[] columns = new int[plan.columns().size()];

@@ -2,6 +2,7 @@ package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.sql.planner.FlussRules;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -27,6 +28,8 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
 final class RifflePrepare extends CalcitePrepareImpl {
     /** The direct read of the statement being prepared, found when its plan is implemented (one per statement). */
     private java.util.Optional<DirectRead> directRead = java.util.Optional.empty();
+    /** The tables the statement being prepared reads or writes, found when its plan is implemented. */
+    private java.util.List<org.apache.fluss.metadata.TableInfo> tables = java.util.List.of();
 
     @Override
     protected CalcitePreparingStmt getPreparingStmt(org.apache.calcite.jdbc.CalcitePrepare.Context context,
@@ -47,6 +50,7 @@ final class RifflePrepare extends CalcitePrepareImpl {
             @Override
             protected PreparedResult implement(RelRoot root) {
                 directRead = DirectRead.match(root);
+                tables = PreparedTables.of(root.rel);
                 return super.implement(root);
             }
         };
@@ -73,6 +77,9 @@ final class RifflePrepare extends CalcitePrepareImpl {
             CalciteSignature<T> signature = ConstantFailures.guard(super.prepareSql(context, query, elementType,
                     maxRowCount));
             directRead.ifPresent(read -> signature.internalParameters.put(DirectRead.KEY, read));
+            if (!tables.isEmpty()) {
+                signature.internalParameters.put(PreparedTables.KEY, tables);
+            }
             return signature;
         } catch (RuntimeException e) {
             Throwable cause = e;

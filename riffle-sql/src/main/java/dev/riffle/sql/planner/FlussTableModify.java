@@ -44,6 +44,11 @@ public final class FlussTableModify extends TableModify implements EnumerableRel
         this.flussTable = requireNonNull(flussTable, "flussTable is null");
     }
 
+    /** The table written. */
+    public FlussTable flussTable() {
+        return flussTable;
+    }
+
     /** Fails with what to do instead when Fluss cannot take this change. */
     static void check(FlussTable table, Operation operation, List<String> updateColumns) {
         TableInfo info = table.info();

@@ -1,0 +1,169 @@
+package dev.riffle.flight;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.local.junit.TestNames;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DatabaseMetaData;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.ResultSetMetaData;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.StringJoiner;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The Arrow Flight SQL JDBC driver (what DBeaver and JDBC tools load) against Riffle's Flight SQL
+ * server: the metadata calls that draw a database tree, statements and prepared statements with
+ * parameters, updates and DDL with their counts, and errors carrying the server's message.
+ */
+@ExtendWith({LocalClusterExtension.class, FlightServerExtension.class})
+class FlightJdbcIT {
+    private FlightSqlServer server;
+
+    @AfterEach
+    void noArrowMemoryHeld() {
+        if (server != null) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.arrowAllocatedBytes() == 0);
+        }
+    }
+
+    static Connection connect(FlightSqlServer server) throws SQLException {
+        return DriverManager.getConnection(server.jdbcUrl(), new Properties());
+    }
+
+    @Test
+    void databaseMetaDataDrawsTheTree(FlightSqlServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("tree");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".orders (id BIGINT, region STRING, amount DECIMAL(10, 2),"
+                    + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')");
+            statement.execute("CREATE TABLE " + db + ".events (at TIMESTAMP(3), kind STRING)");
+            DatabaseMetaData meta = sql.getMetaData();
+            assertThat(column(meta.getCatalogs(), "TABLE_CAT")).isEmpty();
+            assertThat(column(meta.getSchemas(), "TABLE_SCHEM")).contains(db, "fluss");
+            assertThat(column(meta.getTables(null, db, "%", null), "TABLE_NAME")).containsExactly("events", "orders");
+            assertThat(column(meta.getTables(null, db, "ord%", new String[] {"TABLE"}), "TABLE_NAME"))
+                    .containsExactly("orders");
+            List<String> columns = new ArrayList<>();
+            try (ResultSet rs = meta.getColumns(null, db, "orders", "%")) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME") + " "
+                            + rs.getString("IS_NULLABLE"));
+                }
+            }
+            assertThat(columns).containsExactly("id BIGINT NO", "region VARCHAR YES", "amount DECIMAL YES");
+            assertThat(column(meta.getPrimaryKeys(null, db, "orders"), "COLUMN_NAME")).containsExactly("id");
+            assertThat(column(meta.getImportedKeys(null, db, "orders"), "FKCOLUMN_NAME")).isEmpty();
+            assertThat(column(meta.getExportedKeys(null, db, "orders"), "FKCOLUMN_NAME")).isEmpty();
+            assertThat(column(meta.getTableTypes(), "TABLE_TYPE")).containsExactly("TABLE");
+            assertThat(meta.getDatabaseProductName()).isEqualTo("Riffle");
+            assertThat(meta.getIdentifierQuoteString()).isEqualTo("\"");
+        }
+    }
+
+    @Test
+    void statementsAndPreparedStatementsWithParameters(FlightSqlServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("stmts");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            assertThat(statement.executeUpdate("CREATE TABLE " + db + ".accounts (id INT, owner STRING,"
+                    + " balance DECIMAL(12, 2), PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')")).isZero();
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".accounts VALUES (1, 'ann', 10.50),"
+                    + " (2, 'bob', 20.00), (3, 'cy', NULL)")).isEqualTo(3);
+            assertThat(rows(statement.executeQuery("SELECT id, owner, balance FROM " + db + ".accounts ORDER BY id")))
+                    .containsExactly("1|ann|10.50", "2|bob|20.00", "3|cy|null");
+
+            try (PreparedStatement lookup = sql.prepareStatement("SELECT owner, balance FROM " + db
+                    + ".accounts WHERE id = ?")) {
+                ResultSetMetaData described = lookup.getMetaData();
+                assertThat(described.getColumnCount()).isEqualTo(2);
+                assertThat(described.getColumnName(1)).isEqualTo("owner");
+                lookup.setInt(1, 2);
+                assertThat(rows(lookup.executeQuery())).containsExactly("bob|20.00");
+                lookup.setInt(1, 1);
+                assertThat(rows(lookup.executeQuery())).containsExactly("ann|10.50");
+                lookup.setInt(1, 42);
+                assertThat(rows(lookup.executeQuery())).isEmpty();
+            }
+            try (PreparedStatement update = sql.prepareStatement("UPDATE " + db
+                    + ".accounts SET balance = ? WHERE id = ?")) {
+                update.setBigDecimal(1, new BigDecimal("99.99"));
+                update.setInt(2, 3);
+                assertThat(update.executeUpdate()).isEqualTo(1);
+            }
+            try (PreparedStatement insert = sql.prepareStatement("INSERT INTO " + db
+                    + ".accounts VALUES (?, ?, ?)")) {
+                insert.setInt(1, 4);
+                insert.setString(2, "dee");
+                insert.setBigDecimal(3, new BigDecimal("4.00"));
+                assertThat(insert.executeUpdate()).isEqualTo(1);
+            }
+            assertThat(statement.executeUpdate("DELETE FROM " + db + ".accounts WHERE id = 2")).isEqualTo(1);
+            assertThat(rows(statement.executeQuery("SELECT * FROM " + db + ".accounts ORDER BY id")))
+                    .containsExactly("1|ann|10.50", "3|cy|99.99", "4|dee|4.00");
+            assertThat(rows(statement.executeQuery("SELECT count(*), sum(balance) FROM " + db + ".accounts")))
+                    .containsExactly("3|114.49");
+        }
+    }
+
+    @Test
+    void errorsCarryTheServersMessage(FlightSqlServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("errs");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            assertThatThrownBy(() -> statement.executeQuery("SELECT * FROM " + db + ".nothing"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("'nothing' not found");
+            assertThatThrownBy(() -> statement.executeQuery("SELEKT 1"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("SELEKT");
+            statement.execute("CREATE TABLE " + db + ".t (id INT, small TINYINT)");
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO " + db + ".t VALUES (1, 300)"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("300");
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).containsExactly("0");
+            assertThatThrownBy(() -> statement.execute("CREATE TABLE " + db + ".t (id INT)"))
+                    .isInstanceOf(SQLException.class).hasMessageContaining("already exists");
+        }
+    }
+
+    static List<String> column(ResultSet rs, String name) throws SQLException {
+        List<String> values = new ArrayList<>();
+        try (rs) {
+            while (rs.next()) {
+                values.add(rs.getString(name));
+            }
+        }
+        return values;
+    }
+
+    /** Each row as "a|b|c", in result order. */
+    static List<String> rows(ResultSet rs) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (rs) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringJoiner row = new StringJoiner("|");
+                for (int i = 1; i <= columns; i++) {
+                    row.add(String.valueOf(rs.getObject(i)));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}
