@@ -100,7 +100,7 @@ public final class SoakBenchmark {
         int httpPort = freePort();
         Path out = dataDir.resolve("riffle-local.out");
         Process local = new ProcessBuilder(riffle.toString(), "local", "--data-dir", dataDir.resolve("data").toString(),
-                "--http-port", Integer.toString(httpPort), "--port", "0")
+                "--http-port", Integer.toString(httpPort), "--port", "0", "--flight-port", "0")
                 .redirectErrorStream(true).redirectOutput(out.toFile()).start();
         System.out.printf(Locale.ROOT, "Soak: bin/riffle local (process %d, data %s), %d minutes, %d clients%n",
                 local.pid(), dataDir, minutes, clients);

@@ -42,7 +42,8 @@ class LocalCommandIT {
     @Test
     void acceptsAFlussClientWithin20SecondsAndStopsCleanlyOnSigterm(@TempDir Path dataDir) throws Exception {
         Path stdout = dataDir.resolveSibling(dataDir.getFileName() + "-stdout.txt");
-        Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0", "--http-port", "0"))
+        Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0", "--http-port", "0",
+                "--flight-port", "0"))
                 .redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -65,6 +66,14 @@ class LocalCommandIT {
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.group(1) + "/health")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
+            // So does Flight SQL: the JDBC URL it printed answers a query through the Flight SQL JDBC driver.
+            Matcher flight = Pattern.compile("Flight SQL JDBC URL\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
+            assertThat(flight.find()).as("Flight SQL JDBC URL printed").isTrue();
+            try (java.sql.Connection sql = java.sql.DriverManager.getConnection(flight.group(1));
+                    java.sql.ResultSet rs = sql.createStatement().executeQuery("SELECT 1 + 1 AS two")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt("two")).isEqualTo(2);
+            }
             // It says how much heap the whole process (cluster, lake, gateway) has.
             assertThat(Files.readString(stdout, UTF_8)).containsPattern("Heap limit\\s+\\d+(\\.\\d GiB| MiB)");
 

@@ -111,7 +111,7 @@ public final class ServeCommand implements Callable<Integer> {
                 AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway)) {
             running = gateway;
             out.println("Riffle over Fluss " + bootstrapServers
-                    + (mode == Auth.BASIC ? " (clients' users and passwords as Fluss SASL/PLAIN users)"
+                    + (mode == Auth.BASIC ? " (HTTP Basic and Flight SQL logins as Fluss SASL/PLAIN users)"
                             : " (no authentication)"));
             out.println("  HTTP gateway:  " + gateway.url() + "   (routes: " + gateway.url() + "/openapi.json)");
             out.println("  SQL over HTTP: POST " + gateway.url() + "/v1/sql");

@@ -22,6 +22,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.sql.validate.SqlValidatorUtil;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.RowType;
 
@@ -80,9 +81,13 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
 
     /** The Fluss row type of a SQL row type. */
     static RowType rowType(RelDataType type) {
+        // SQL lets two result columns share a name (SELECT a.id, b.id); Fluss and Arrow consumers
+        // want them apart, so the later ones get Calcite's numeric suffix (id, id0).
+        List<String> names = SqlValidatorUtil.uniquify(type.getFieldNames(), SqlValidatorUtil.EXPR_SUGGESTER, true);
         List<DataField> fields = new ArrayList<>();
-        for (RelDataTypeField field : type.getFieldList()) {
-            fields.add(new DataField(field.getName(), SqlTypes.flussType(field.getType())));
+        List<RelDataTypeField> list = type.getFieldList();
+        for (int i = 0; i < list.size(); i++) {
+            fields.add(new DataField(names.get(i), SqlTypes.flussType(list.get(i).getType())));
         }
         return new RowType(fields);
     }
