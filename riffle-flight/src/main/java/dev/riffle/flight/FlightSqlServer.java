@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.flight.auth.PrincipalAuthenticator;
 import dev.riffle.flight.statement.TicketSigner;
 import dev.riffle.lake.read.PluginLakeReads;
+import dev.riffle.server.ServerClientDefaults;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
@@ -137,7 +138,10 @@ public final class FlightSqlServer implements AutoCloseable {
             return clientConfig(conf);
         }
 
-        /** A full Fluss client configuration (the server opens its own connection from it). */
+        /**
+         * A full Fluss client configuration (the server opens its own connection from it), with
+         * {@link ServerClientDefaults} where it sets nothing itself.
+         */
         public Builder clientConfig(Configuration conf) {
             this.clientConfig = new Configuration(requireNonNull(conf, "conf is null"));
             this.connection = null;
@@ -240,7 +244,7 @@ public final class FlightSqlServer implements AutoCloseable {
             if (owns && clientConfig == null) {
                 throw new IllegalStateException("Give the Flight SQL server bootstrapServers, a clientConfig or a connection");
             }
-            Connection conn = owns ? ConnectionFactory.createConnection(clientConfig) : connection;
+            Connection conn = owns ? ConnectionFactory.createConnection(ServerClientDefaults.apply(clientConfig)) : connection;
             if (!(conn instanceof FlussConnection fluss)) {
                 throw new IllegalArgumentException("The Flight SQL server needs the Fluss client's own Connection, got "
                         + conn.getClass().getName());

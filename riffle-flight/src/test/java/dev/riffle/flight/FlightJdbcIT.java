@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.math.BigDecimal;
@@ -138,6 +139,49 @@ class FlightJdbcIT {
             assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).containsExactly("0");
             assertThatThrownBy(() -> statement.execute("CREATE TABLE " + db + ".t (id INT)"))
                     .isInstanceOf(SQLException.class).hasMessageContaining("already exists");
+        }
+    }
+
+    /**
+     * Every scalar Fluss type and an array, read through Flight SQL and through {@code jdbc:riffle}
+     * (the planner in the caller's JVM): the same values, cell by cell.
+     */
+    @Test
+    void everyTypeReadsAsJdbcRiffleReadsIt(LocalCluster cluster, FlightSqlServer server, TestNames names)
+            throws Exception {
+        this.server = server;
+        String db = names.database("types");
+        String columns = "b BOOLEAN, ti TINYINT, si SMALLINT, i INT, bi BIGINT, f FLOAT, d DOUBLE, dec DECIMAL(10, 2),"
+                + " s STRING, c CHAR(3), bin BYTES, dt DATE, tm TIME, ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(3),"
+                + " arr ARRAY<INT>";
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".all_types (" + columns + ")");
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".all_types VALUES"
+                    + " (TRUE, 1, 2, 3, 4, 1.5, 2.25, 12.34, 'text', 'abc', x'0102', DATE '2024-06-01',"
+                    + " TIME '12:34:56', TIMESTAMP '2024-06-01 12:34:56.789', TIMESTAMP '2024-06-01 12:34:56.789',"
+                    + " ARRAY[1, 2, 3]),"
+                    + " (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL)"))
+                    .isEqualTo(2);
+            String scalars = "SELECT b, ti, si, i, bi, f, d, \"dec\", s, c FROM " + db + ".all_types ORDER BY i NULLS LAST";
+            List<String> overFlight = rows(statement.executeQuery(scalars));
+            List<String> inProcess;
+            try (Connection riffle = DriverManager.getConnection("jdbc:riffle://" + cluster.bootstrapServers())) {
+                inProcess = rows(riffle.createStatement().executeQuery(scalars));
+            }
+            assertThat(overFlight).isEqualTo(inProcess);
+            assertThat(overFlight).containsExactly("true|1|2|3|4|1.5|2.25|12.34|text|abc",
+                    String.join("|", java.util.Collections.nCopies(10, "null")));
+            try (var rs = statement.executeQuery("SELECT bin, dt, tm, ts, ltz, arr FROM " + db + ".all_types WHERE i = 3")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getBytes("bin")).containsExactly(1, 2);
+                assertThat(rs.getDate("dt").toLocalDate()).isEqualTo(java.time.LocalDate.of(2024, 6, 1));
+                assertThat(rs.getTime("tm").toLocalTime()).isEqualTo(java.time.LocalTime.of(12, 34, 56));
+                assertThat(rs.getTimestamp("ts").toLocalDateTime())
+                        .isEqualTo(java.time.LocalDateTime.of(2024, 6, 1, 12, 34, 56, 789_000_000));
+                assertThat(rs.getTimestamp("ltz")).isNotNull();
+                assertThat(rs.getArray("arr").getArray()).isEqualTo(new Object[] {1, 2, 3});
+            }
         }
     }
 

@@ -13,6 +13,7 @@ import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.RequestScope;
 import dev.riffle.gateway.rows.LookupResource;
 import dev.riffle.lake.read.PluginLakeReads;
+import dev.riffle.server.ServerClientDefaults;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.session.Sessions;
 import dev.riffle.server.sql.SqlConnections;
@@ -276,7 +277,7 @@ public final class Gateway implements AutoCloseable {
                 throw new IllegalStateException("Give the gateway bootstrapServers, a clientConfig or a connection");
             }
             Connection conn = owns
-                    ? ConnectionFactory.createConnection(withGatewayClientDefaults(clientConfig))
+                    ? ConnectionFactory.createConnection(ServerClientDefaults.apply(clientConfig))
                     : connection;
             if (!(conn instanceof FlussConnection fluss)) {
                 throw new IllegalArgumentException("The gateway needs the Fluss client's own Connection, got "
@@ -345,22 +346,6 @@ public final class Gateway implements AutoCloseable {
                 }
                 throw e;
             }
-        }
-
-        /**
-         * The client options a request-answering gateway wants, where the caller set none: lookups
-         * and writes wait 1 ms and 5 ms for company, not 100 ms. A write request waits for its own
-         * rows' acknowledgements, and rows of concurrent requests share batches meanwhile.
-         */
-        private static Configuration withGatewayClientDefaults(Configuration conf) {
-            Configuration copy = new Configuration(conf);
-            if (!copy.containsKey(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT.key())) {
-                copy.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, Duration.ofMillis(1));
-            }
-            if (!copy.containsKey(ConfigOptions.CLIENT_WRITER_BATCH_TIMEOUT.key())) {
-                copy.set(ConfigOptions.CLIENT_WRITER_BATCH_TIMEOUT, Duration.ofMillis(5));
-            }
-            return copy;
         }
     }
 

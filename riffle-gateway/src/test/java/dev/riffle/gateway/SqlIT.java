@@ -109,6 +109,27 @@ class SqlIT {
     }
 
     @Test
+    void ddlAndInsertsRunThroughSqlAndARecreatedTableIsReadAnew(Api api, TestNames names) {
+        this.api = api;
+        String db = names.database("sqlddl");
+        assertThat(sql("CREATE DATABASE " + db, null).json().get("updateCount").asLong()).isZero();
+        assertThat(sql("CREATE TABLE " + db + ".t (id INT, v STRING)", null).status()).isEqualTo(200);
+        assertThat(sql("INSERT INTO " + db + ".t VALUES (1, 'a'), (2, 'b')", null).json().get("updateCount").asLong())
+                .isEqualTo(2);
+        assertThat(sql("SELECT count(*) AS n FROM " + db + ".t", null).json().get("rows").toString())
+                .isEqualTo("[{\"n\":2}]");
+        // The same statement text after the table was dropped and created again reads the new table.
+        assertThat(sql("DROP TABLE " + db + ".t", null).status()).isEqualTo(200);
+        assertThat(sql("CREATE TABLE " + db + ".t (id INT, v STRING)", null).status()).isEqualTo(200);
+        assertThat(sql("INSERT INTO " + db + ".t VALUES (3, 'c')", null).status()).isEqualTo(200);
+        assertThat(sql("SELECT count(*) AS n FROM " + db + ".t", null).json().get("rows").toString())
+                .isEqualTo("[{\"n\":1}]");
+        Api.Response bad = sql("CREATE TABLE " + db + ".t (id INT)", null);
+        assertThat(bad.status()).as(bad.text()).isEqualTo(409);
+        assertThat(bad.errorMessage()).contains("already exists");
+    }
+
+    @Test
     void aggregateAndTextPlainBody(Api api, TestNames names) {
         String table = orders(api, names);
         Api.Response totals = sql("SELECT region, count(*) AS n, sum(amount) AS total FROM " + table

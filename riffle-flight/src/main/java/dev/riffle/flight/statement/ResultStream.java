@@ -5,8 +5,8 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import java.time.Duration;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
-import org.apache.arrow.flight.BackpressureStrategy;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightProducer.ServerStreamListener;
 import org.apache.arrow.vector.VectorLoader;
@@ -16,8 +16,8 @@ import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 
 /**
  * Sends a reader's batches to a Flight client as they are read: each batch's buffers are moved
- * into the stream's root (no copy), sent, and released; the next batch is read only once the
- * client can take more (gRPC's readiness), so a slow client holds at most one batch here. A client
+ * into the stream's root (no copy), sent, and released; the next batch is sent only once the
+ * client can take more (gRPC's readiness), so a slow client holds back the read. A client
  * that cancels or goes away ends the read and frees its memory.
  *
  * <pre>{@code
@@ -39,8 +39,6 @@ public final class ResultStream {
             Duration stall) {
         requireNonNull(reader, "reader is null");
         requireNonNull(listener, "listener is null");
-        BackpressureStrategy backpressure = new BackpressureStrategy.CallbackBackpressureStrategy();
-        backpressure.register(listener);
         long rows = 0;
         try (VectorSchemaRoot root = VectorSchemaRoot.create(reader.schema(), reader.allocator())) {
             listener.start(root);
@@ -57,14 +55,7 @@ public final class ResultStream {
                         loader.load(moved);
                     }
                 }
-                BackpressureStrategy.WaitResult ready = backpressure.waitForListener(stall.toMillis());
-                if (ready == BackpressureStrategy.WaitResult.CANCELLED) {
-                    throw CallStatus.CANCELLED.withDescription("The client cancelled the stream").toRuntimeException();
-                }
-                if (ready == BackpressureStrategy.WaitResult.TIMEOUT) {
-                    throw CallStatus.TIMED_OUT.withDescription("The client took no data for " + stall.toSeconds()
-                            + " s").toRuntimeException();
-                }
+                awaitReady(listener, cancelled, stall);
                 rows += root.getRowCount();
                 listener.putNext();
                 root.clear();
@@ -72,5 +63,26 @@ public final class ResultStream {
         }
         listener.completed();
         return rows;
+    }
+
+    /**
+     * Waits until gRPC can take the next message without buffering it. Readiness is polled, not
+     * awaited through an on-ready callback: gRPC delivers that callback on the call's executor, the
+     * one this handler occupies, so it would not arrive until the stream ended.
+     */
+    private static void awaitReady(ServerStreamListener listener, BooleanSupplier cancelled, Duration stall) {
+        long deadline = System.nanoTime() + stall.toNanos();
+        long pause = 20_000;
+        while (!listener.isReady()) {
+            if (listener.isCancelled() || cancelled.getAsBoolean()) {
+                throw CallStatus.CANCELLED.withDescription("The query was cancelled").toRuntimeException();
+            }
+            if (System.nanoTime() > deadline) {
+                throw CallStatus.TIMED_OUT.withDescription("The client took no data for " + stall.toSeconds() + " s")
+                        .toRuntimeException();
+            }
+            LockSupport.parkNanos(pause);
+            pause = Math.min(pause * 2, 200_000); // 20 µs, doubling up to 0.2 ms
+        }
     }
 }

@@ -1,0 +1,385 @@
+package dev.riffle.bench;
+
+import com.google.protobuf.Any;
+import dev.riffle.core.Riffle;
+import dev.riffle.core.reader.ReadBatch;
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.flight.FlightSqlServer;
+import dev.riffle.local.LocalCluster;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Locale;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.SyncPutListener;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.config.Configuration;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.metadata.Schema;
+import org.apache.fluss.metadata.TableDescriptor;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.types.DataTypes;
+
+/**
+ * Issue 15's benchmark: Riffle's Flight SQL server against the in-process baselines, each client
+ * in its own JVM, alternating, every round printed, medians compared:
+ * <ul>
+ *   <li>full scan of a log table over Flight SQL (its endpoints fetched at once) ÷ Riffle's
+ *       in-process bounded read of the same table, rows/s: target &gt;= 0.8x;</li>
+ *   <li>prepared point query p50 over Flight SQL ÷ the Fluss {@code Lookuper}'s p50, both with a
+ *       1 ms lookup batch timeout (the server's default): target &lt;= 2x;</li>
+ *   <li>bulk ingest over Flight SQL ({@code CommandStatementIngest}, batches of 65,536) ÷ the Fluss
+ *       {@code AppendWriter}, rows/s: target &gt;= 0.8x.</li>
+ * </ul>
+ *
+ * <pre>
+ * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=FlightSqlBenchmark -Dbench.args="5000000 3"
+ * </pre>
+ * Arguments: scan rows (default 5,000,000), rounds (default 3).
+ */
+public final class FlightSqlBenchmark {
+    private static final int BUCKETS = 4;
+    private static final int KEYS = 100_000;
+    private static final int LOOKUPS = 2_000;
+    private static final int WARMUP = 500;
+    private static final int INGEST_ROWS = 1_000_000;
+    private static final int INGEST_BATCH = 65_536;
+
+    private FlightSqlBenchmark() {}
+
+    public static void main(String[] args) throws Exception {
+        if (args.length > 0 && args[0].startsWith("child-")) {
+            child(args);
+            return;
+        }
+        String[] words = String.join(" ", args).trim().split("\\s+");
+        int rows = words.length > 0 && !words[0].isEmpty() ? Integer.parseInt(words[0]) : 5_000_000;
+        int rounds = words.length > 1 ? Integer.parseInt(words[1]) : 3;
+        Path dataDir = Files.createTempDirectory("riffle-flight-bench");
+        try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false).start();
+                Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
+                FlightSqlServer flight = FlightSqlServer.builder().clientConfig(cluster.clientConfig())
+                        .host("127.0.0.1").port(0).start()) {
+            prepare(connection, rows);
+            String location = flight.location().getUri().toString();
+            String bootstrap = cluster.bootstrapServers();
+            System.out.printf(Locale.ROOT, "Flight SQL vs in-process, %,d scan rows in %d buckets, %,d keys, %,d ingest"
+                    + " rows; each client in its own JVM%n", rows, BUCKETS, KEYS, INGEST_ROWS);
+            List<Double> scanFlight = new ArrayList<>();
+            List<Double> scanRiffle = new ArrayList<>();
+            List<Double> lookupFlight = new ArrayList<>();
+            List<Double> lookupJava = new ArrayList<>();
+            List<Double> ingestFlight = new ArrayList<>();
+            List<Double> ingestJava = new ArrayList<>();
+            for (int round = 1; round <= rounds; round++) {
+                scanRiffle.add(run("child-scan-riffle", bootstrap, location, rows, round));
+                scanFlight.add(run("child-scan-flight", bootstrap, location, rows, round));
+                lookupJava.add(run("child-lookup-java", bootstrap, location, rows, round));
+                lookupFlight.add(run("child-lookup-flight", bootstrap, location, rows, round));
+                ingestJava.add(run("child-ingest-java", bootstrap, location, rows, round));
+                ingestFlight.add(run("child-ingest-flight", bootstrap, location, rows, round));
+                System.out.printf(Locale.ROOT, "round %d: scan %.2fx, point query p50 %.2fx, ingest %.2fx%n", round,
+                        scanFlight.get(round - 1) / scanRiffle.get(round - 1),
+                        lookupFlight.get(round - 1) / lookupJava.get(round - 1),
+                        ingestFlight.get(round - 1) / ingestJava.get(round - 1));
+            }
+            double scan = median(scanFlight) / median(scanRiffle);
+            double lookup = median(lookupFlight) / median(lookupJava);
+            double ingest = median(ingestFlight) / median(ingestJava);
+            System.out.printf(Locale.ROOT, "median scan: Flight SQL %.2f M rows/s, in-process %.2f M rows/s: %.2fx"
+                    + " (target >= 0.8x): %s%n", median(scanFlight) / 1e6, median(scanRiffle) / 1e6, scan,
+                    scan >= 0.8 ? "met" : "NOT met");
+            System.out.printf(Locale.ROOT, "median point query p50: Flight SQL %.3f ms, Lookuper %.3f ms: %.2fx"
+                    + " (target <= 2x): %s%n", median(lookupFlight), median(lookupJava), lookup,
+                    lookup <= 2 ? "met" : "NOT met");
+            System.out.printf(Locale.ROOT, "median ingest: Flight SQL %.2f M rows/s, AppendWriter %.2f M rows/s: %.2fx"
+                    + " (target >= 0.8x): %s%n", median(ingestFlight) / 1e6, median(ingestJava) / 1e6, ingest,
+                    ingest >= 0.8 ? "met" : "NOT met");
+        }
+    }
+
+    private static void prepare(Connection connection, int rows) throws Exception {
+        try (Admin admin = connection.getAdmin()) {
+            admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
+            admin.createTable(TablePath.of("bench", "events"), TableDescriptor.builder().schema(Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT()).column("kind", DataTypes.STRING()).column("amount", DataTypes.DOUBLE())
+                    .build()).distributedBy(BUCKETS).build(), false).get();
+            admin.createTable(TablePath.of("bench", "accounts"), TableDescriptor.builder().schema(Schema.newBuilder()
+                    .column("id", DataTypes.BIGINT()).column("owner", DataTypes.STRING()).primaryKey("id").build())
+                    .distributedBy(BUCKETS).build(), false).get();
+        }
+        long started = System.nanoTime();
+        try (Table table = connection.getTable(TablePath.of("bench", "events"))) {
+            AppendWriter writer = table.newAppend().createWriter();
+            for (int id = 0; id < rows; id++) {
+                writer.append(GenericRow.of((long) id, BinaryString.fromString("kind-" + (id % 10)), id * 0.5));
+            }
+            writer.flush();
+        }
+        try (Table table = connection.getTable(TablePath.of("bench", "accounts"))) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (int id = 0; id < KEYS; id++) {
+                writer.upsert(GenericRow.of((long) id, BinaryString.fromString("owner-" + id)));
+            }
+            writer.flush();
+        }
+        System.out.printf(Locale.ROOT, "  wrote %,d rows and %,d keys in %.0f s%n", rows, KEYS,
+                (System.nanoTime() - started) / 1e9);
+    }
+
+    private static double run(String mode, String bootstrap, String location, int rows, int round) throws Exception {
+        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
+                FlightSqlBenchmark.class.getName(), mode, bootstrap, location, Integer.toString(rows),
+                Integer.toString(round)));
+        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
+        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
+        if (process.waitFor() != 0) {
+            throw new IllegalStateException(mode + " failed:\n" + output);
+        }
+        String line = output.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
+                .orElseThrow(() -> new IllegalStateException("No result from " + mode + ":\n" + output));
+        System.out.println("  " + mode.substring("child-".length()) + ": " + line.substring("RESULT ".length()));
+        return Double.parseDouble(line.split(" ")[1]);
+    }
+
+    private static void child(String[] args) throws Exception {
+        String mode = args[0];
+        String bootstrap = args[1];
+        Location location = new Location(args[2]);
+        int rows = Integer.parseInt(args[3]);
+        int round = Integer.parseInt(args[4]);
+        switch (mode) {
+            case "child-scan-riffle" -> scanRiffle(bootstrap, rows);
+            case "child-scan-flight" -> scanFlight(location, rows);
+            case "child-lookup-java" -> lookupJava(bootstrap);
+            case "child-lookup-flight" -> lookupFlight(location);
+            case "child-ingest-java" -> ingestJava(bootstrap, round);
+            case "child-ingest-flight" -> ingestFlight(location, round);
+            default -> throw new IllegalArgumentException(mode);
+        }
+        System.exit(0); // client libraries keep non-daemon threads; the measurement is printed
+    }
+
+    private static void scanRiffle(String bootstrap, int expected) throws Exception {
+        long rows = 0;
+        double seconds;
+        try (Riffle riffle = Riffle.connect(bootstrap)) {
+            long started = System.nanoTime();
+            try (TableReader reader = riffle.table("bench.events").read().createReader()) {
+                while (reader.hasNext()) {
+                    try (ReadBatch batch = reader.next()) {
+                        rows += batch.rowCount();
+                    }
+                }
+            }
+            seconds = (System.nanoTime() - started) / 1e9;
+        }
+        check(rows, expected);
+        System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", rows / seconds, rows, seconds);
+    }
+
+    private static void scanFlight(Location location, int expected) throws Exception {
+        long rows = 0;
+        double seconds;
+        try (BufferAllocator allocator = new RootAllocator();
+                FlightClient client = FlightClient.builder(allocator, location).build()) {
+            FlightSqlClient sql = new FlightSqlClient(client);
+            long started = System.nanoTime();
+            FlightInfo info = sql.execute("SELECT * FROM bench.events");
+            // The endpoints at once, as a client of a scan cut into endpoints fetches them.
+            List<java.util.concurrent.Future<Long>> parts = new ArrayList<>();
+            java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
+                    info.getEndpoints().size());
+            for (FlightEndpoint endpoint : info.getEndpoints()) {
+                parts.add(pool.submit(() -> {
+                    long read = 0;
+                    try (FlightStream stream = sql.getStream(endpoint.getTicket())) {
+                        while (stream.next()) {
+                            read += stream.getRoot().getRowCount();
+                        }
+                    }
+                    return read;
+                }));
+            }
+            for (java.util.concurrent.Future<Long> part : parts) {
+                rows += part.get();
+            }
+            pool.shutdown();
+            seconds = (System.nanoTime() - started) / 1e9;
+        }
+        check(rows, expected);
+        System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", rows / seconds, rows, seconds);
+    }
+
+    private static void lookupJava(String bootstrap) throws Exception {
+        Configuration conf = new Configuration();
+        conf.setString("bootstrap.servers", bootstrap);
+        conf.setString("client.lookup.batch-timeout", "1ms");
+        double[] millis = new double[LOOKUPS];
+        try (Connection connection = ConnectionFactory.createConnection(conf);
+                Table table = connection.getTable(TablePath.of("bench", "accounts"))) {
+            Lookuper lookuper = table.newLookup().createLookuper();
+            for (int i = 0; i < WARMUP + LOOKUPS; i++) {
+                long key = (i * 7919L) % KEYS;
+                long started = System.nanoTime();
+                if (lookuper.lookup(GenericRow.of(key)).get().getSingletonRow() == null) {
+                    throw new IllegalStateException("key " + key + " not found");
+                }
+                if (i >= WARMUP) {
+                    millis[i - WARMUP] = (System.nanoTime() - started) / 1e6;
+                }
+            }
+        }
+        Arrays.sort(millis);
+        System.out.printf(Locale.ROOT, "RESULT %.3f ms p50 (p99 %.3f ms, %,d lookups)%n", millis[LOOKUPS / 2],
+                millis[LOOKUPS * 99 / 100], LOOKUPS);
+    }
+
+    private static void lookupFlight(Location location) throws Exception {
+        double[] millis = new double[LOOKUPS];
+        try (BufferAllocator allocator = new RootAllocator();
+                FlightClient client = FlightClient.builder(allocator, location).build()) {
+            FlightSqlClient sql = new FlightSqlClient(client);
+            try (FlightSqlClient.PreparedStatement prepared = sql.prepare("SELECT owner FROM bench.accounts WHERE id = ?");
+                    VectorSchemaRoot parameters = VectorSchemaRoot.create(prepared.getParameterSchema(), allocator)) {
+                BigIntVector key = (BigIntVector) parameters.getVector(0);
+                for (int i = 0; i < WARMUP + LOOKUPS; i++) {
+                    long id = (i * 7919L) % KEYS;
+                    long started = System.nanoTime();
+                    parameters.allocateNew();
+                    key.setSafe(0, id);
+                    parameters.setRowCount(1);
+                    prepared.setParameters(parameters);
+                    FlightInfo info = prepared.execute();
+                    long found = 0;
+                    try (FlightStream stream = sql.getStream(info.getEndpoints().get(0).getTicket())) {
+                        while (stream.next()) {
+                            found += stream.getRoot().getRowCount();
+                        }
+                    }
+                    if (found != 1) {
+                        throw new IllegalStateException("key " + id + " answered " + found + " rows");
+                    }
+                    if (i >= WARMUP) {
+                        millis[i - WARMUP] = (System.nanoTime() - started) / 1e6;
+                    }
+                }
+            }
+        }
+        Arrays.sort(millis);
+        System.out.printf(Locale.ROOT, "RESULT %.3f ms p50 (p99 %.3f ms, %,d queries)%n", millis[LOOKUPS / 2],
+                millis[LOOKUPS * 99 / 100], LOOKUPS);
+    }
+
+    private static void ingestJava(String bootstrap, int round) throws Exception {
+        TablePath path = TablePath.of("bench", "ingest_java_" + round);
+        Configuration conf = new Configuration();
+        conf.setString("bootstrap.servers", bootstrap);
+        double seconds;
+        try (Connection connection = ConnectionFactory.createConnection(conf)) {
+            try (Admin admin = connection.getAdmin()) {
+                admin.createTable(path, ingestTable(), false).get();
+            }
+            try (Table table = connection.getTable(path)) {
+                AppendWriter writer = table.newAppend().createWriter();
+                long started = System.nanoTime();
+                for (int id = 0; id < INGEST_ROWS; id++) {
+                    writer.append(GenericRow.of((long) id, BinaryString.fromString("kind-" + (id % 10))));
+                }
+                writer.flush();
+                seconds = (System.nanoTime() - started) / 1e9;
+            }
+        }
+        System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", INGEST_ROWS / seconds, INGEST_ROWS,
+                seconds);
+    }
+
+    private static void ingestFlight(Location location, int round) throws Exception {
+        String table = "ingest_flight_" + round;
+        double seconds;
+        long written;
+        try (BufferAllocator allocator = new RootAllocator();
+                FlightClient client = FlightClient.builder(allocator, location).build();
+                VectorSchemaRoot root = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(List.of(
+                        Field.nullable("id", new ArrowType.Int(64, true)), Field.nullable("kind", ArrowType.Utf8.INSTANCE))),
+                        allocator)) {
+            // The same table as the AppendWriter's (4 buckets), made with DDL over Flight SQL before the clock starts.
+            new FlightSqlClient(client).executeUpdate("CREATE TABLE bench." + table + " (id BIGINT, kind STRING)"
+                    + " WITH ('bucket.num' = '" + BUCKETS + "')");
+            CommandStatementIngest command = CommandStatementIngest.newBuilder().setSchema("bench").setTable(table)
+                    .setTableDefinitionOptions(TableDefinitionOptions.newBuilder()
+                            .setIfNotExist(TableDefinitionOptions.TableNotExistOption.TABLE_NOT_EXIST_OPTION_FAIL)
+                            .setIfExists(TableDefinitionOptions.TableExistsOption.TABLE_EXISTS_OPTION_APPEND)).build();
+            long started = System.nanoTime();
+            SyncPutListener listener = new SyncPutListener();
+            FlightClient.ClientStreamListener writer = client.startPut(
+                    FlightDescriptor.command(Any.pack(command).toByteArray()), root, listener);
+            BigIntVector id = (BigIntVector) root.getVector("id");
+            VarCharVector kind = (VarCharVector) root.getVector("kind");
+            for (int start = 0; start < INGEST_ROWS; start += INGEST_BATCH) {
+                int size = Math.min(INGEST_BATCH, INGEST_ROWS - start);
+                root.allocateNew();
+                for (int i = 0; i < size; i++) {
+                    id.setSafe(i, start + i);
+                    kind.setSafe(i, ("kind-" + ((start + i) % 10)).getBytes(StandardCharsets.UTF_8));
+                }
+                root.setRowCount(size);
+                writer.putNext();
+            }
+            writer.completed();
+            writer.getResult();
+            try (var result = listener.read()) {
+                written = org.apache.arrow.flight.sql.impl.FlightSql.DoPutUpdateResult.parseFrom(
+                        result.getApplicationMetadata().nioBuffer()).getRecordCount();
+            }
+            seconds = (System.nanoTime() - started) / 1e9;
+        }
+        check(written, INGEST_ROWS);
+        System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", INGEST_ROWS / seconds, INGEST_ROWS,
+                seconds);
+    }
+
+    private static TableDescriptor ingestTable() {
+        return TableDescriptor.builder().schema(Schema.newBuilder().column("id", DataTypes.BIGINT())
+                .column("kind", DataTypes.STRING()).build()).distributedBy(BUCKETS).build();
+    }
+
+    private static void check(long rows, long expected) {
+        if (rows != expected) {
+            throw new IllegalStateException("read " + rows + " rows, expected " + expected);
+        }
+    }
+
+    private static double median(List<Double> values) {
+        List<Double> sorted = new ArrayList<>(values);
+        sorted.sort(null);
+        return sorted.get(sorted.size() / 2);
+    }
+}
