@@ -2,6 +2,7 @@ package dev.riffle.core.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.log.LogBytesSource;
 import dev.riffle.core.log.LogRecordsParser;
@@ -78,6 +79,11 @@ record RemoteLogSegments(TableBucket bucket, long fetchOffset, String tabletDir,
                     collected.write(rest);
                     position += 12L + length;
                 }
+            } catch (java.io.FileNotFoundException | java.nio.file.NoSuchFileException e) {
+                // The server named the segment, then deleted it (table.log.ttl) before it was read.
+                throw new LogExpiredException("Remote log segment " + file + " of bucket " + bucket.getBucket()
+                        + " expired (table.log.ttl) while it was read at offset " + fetchOffset
+                        + "; the rows before the bucket's new earliest offset are gone from the log", e);
             } catch (IOException e) {
                 throw new UncheckedIOException("Cannot read remote log segment " + file + " of bucket "
                         + bucket.getBucket() + ": " + e.getMessage(), e);

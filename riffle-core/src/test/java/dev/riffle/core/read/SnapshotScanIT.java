@@ -97,7 +97,13 @@ class SnapshotScanIT {
                             && snapshotsCoverTheLog(admin, path, buckets));
         }
         // The changelog from the earliest offset no longer knows the odd keys: the test is about something.
-        Map<Integer, Integer> replayed = changelogFold(path);
+        Map<Integer, Integer> replayed;
+        try {
+            replayed = changelogFold(path);
+        } catch (dev.riffle.core.exception.LogExpiredException e) {
+            // The replay could not even finish: a segment it was about to read expired under it.
+            replayed = Map.of();
+        }
         assertThat(replayed).as("keys the changelog replay still knows").hasSizeLessThan(KEYS);
 
         // More changes after the snapshot, deletes among them: the tail is merged over it.
