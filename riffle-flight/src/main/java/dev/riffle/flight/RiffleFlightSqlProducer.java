@@ -308,8 +308,8 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
 
     @Override
     public void getStreamTypeInfo(CommandGetXdbcTypeInfo request, CallContext context, ServerStreamListener listener) {
-        sendMetadata(context, listener, request_ -> TypeInfo.of(
-                request.hasDataType() ? Optional.of(request.getDataType()) : Optional.empty(), allocator));
+        sendMetadata(context, listener, call -> TypeInfo.of(
+                present(request.hasDataType(), request.getDataType()), call.allocator()));
     }
 
     @Override
@@ -320,7 +320,7 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
 
     @Override
     public void getStreamCatalogs(CallContext context, ServerStreamListener listener) {
-        sendMetadata(context, listener, request -> CatalogMetadata.catalogs(allocator));
+        sendMetadata(context, listener, request -> CatalogMetadata.catalogs(request.allocator()));
     }
 
     @Override
@@ -332,8 +332,8 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     @Override
     public void getStreamSchemas(CommandGetDbSchemas command, CallContext context, ServerStreamListener listener) {
         sendMetadata(context, listener, request -> CatalogMetadata.schemas(request,
-                command.hasCatalog() ? Optional.of(command.getCatalog()) : Optional.empty(),
-                command.hasDbSchemaFilterPattern() ? Optional.of(command.getDbSchemaFilterPattern()) : Optional.empty()));
+                present(command.hasCatalog(), command.getCatalog()),
+                present(command.hasDbSchemaFilterPattern(), command.getDbSchemaFilterPattern())));
     }
 
     @Override
@@ -345,9 +345,9 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     @Override
     public void getStreamTables(CommandGetTables command, CallContext context, ServerStreamListener listener) {
         sendMetadata(context, listener, request -> CatalogMetadata.tables(request,
-                command.hasCatalog() ? Optional.of(command.getCatalog()) : Optional.empty(),
-                command.hasDbSchemaFilterPattern() ? Optional.of(command.getDbSchemaFilterPattern()) : Optional.empty(),
-                command.hasTableNameFilterPattern() ? Optional.of(command.getTableNameFilterPattern()) : Optional.empty(),
+                present(command.hasCatalog(), command.getCatalog()),
+                present(command.hasDbSchemaFilterPattern(), command.getDbSchemaFilterPattern()),
+                present(command.hasTableNameFilterPattern(), command.getTableNameFilterPattern()),
                 command.getTableTypesList(), command.getIncludeSchema()));
     }
 
@@ -359,7 +359,7 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
 
     @Override
     public void getStreamTableTypes(CallContext context, ServerStreamListener listener) {
-        sendMetadata(context, listener, request -> CatalogMetadata.tableTypes(allocator));
+        sendMetadata(context, listener, request -> CatalogMetadata.tableTypes(request.allocator()));
     }
 
     @Override
@@ -372,8 +372,8 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     public void getStreamPrimaryKeys(CommandGetPrimaryKeys command, CallContext context,
             ServerStreamListener listener) {
         sendMetadata(context, listener, request -> CatalogMetadata.primaryKeys(request,
-                command.hasCatalog() ? Optional.of(command.getCatalog()) : Optional.empty(),
-                command.hasDbSchema() ? Optional.of(command.getDbSchema()) : Optional.empty(), command.getTable()));
+                present(command.hasCatalog(), command.getCatalog()),
+                present(command.hasDbSchema(), command.getDbSchema()), command.getTable()));
     }
 
     @Override
@@ -398,21 +398,21 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     public void getStreamExportedKeys(CommandGetExportedKeys command, CallContext context,
             ServerStreamListener listener) {
         sendMetadata(context, listener, request -> CatalogMetadata.noForeignKeys(Schemas.GET_EXPORTED_KEYS_SCHEMA,
-                allocator));
+                request.allocator()));
     }
 
     @Override
     public void getStreamImportedKeys(CommandGetImportedKeys command, CallContext context,
             ServerStreamListener listener) {
         sendMetadata(context, listener, request -> CatalogMetadata.noForeignKeys(Schemas.GET_IMPORTED_KEYS_SCHEMA,
-                allocator));
+                request.allocator()));
     }
 
     @Override
     public void getStreamCrossReference(CommandGetCrossReference command, CallContext context,
             ServerStreamListener listener) {
         sendMetadata(context, listener, request -> CatalogMetadata.noForeignKeys(Schemas.GET_CROSS_REFERENCE_SCHEMA,
-                allocator));
+                request.allocator()));
     }
 
     @Override
@@ -424,6 +424,11 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     public void close() {}
 
     // ---- helpers
+
+    /** A protobuf field that may be absent, as an Optional. */
+    private static <T> Optional<T> present(boolean has, T value) {
+        return has ? Optional.of(value) : Optional.empty();
+    }
 
     /** The user a call runs as ("" without authentication). */
     private String principal(CallContext context) {
