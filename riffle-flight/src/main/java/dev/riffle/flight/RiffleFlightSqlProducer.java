@@ -208,12 +208,15 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     public Runnable acceptPutPreparedStatementQuery(CommandPreparedStatementQuery command, CallContext context,
             FlightStream stream, StreamListener<PutResult> ack) {
         return () -> {
+            long started = System.nanoTime();
             try {
                 PreparedStatements.Prepared statement = preparedOf(command.getPreparedStatementHandle(), context);
                 List<List<Object>> rows = ParameterRows.read(stream, statement.shape().parameters(), MAX_PARAMETER_ROWS);
                 prepared.bind(command.getPreparedStatementHandle().toByteArray(), principal(context), rows);
+                metrics.record("DoPut(bind)", started, true, 0);
                 ack.onCompleted();
             } catch (RuntimeException e) {
+                metrics.record("DoPut(bind)", started, false, 0);
                 ack.onError(FlightErrors.toFlight(e, Optional.empty()));
             }
         };

@@ -68,6 +68,7 @@ class GatewayServerKillIT {
                     + "{\"name\": \"v\", \"type\": \"STRING\"}], \"primary_key\": [\"id\"], \"buckets\": 3}");
 
             List<Window> windows = new ArrayList<>();
+            long began = System.nanoTime();
             List<Thread> load = List.of(
                     new Thread(() -> writeLoop(api), "load-writer"),
                     new Thread(() -> readLoop(api), "load-reader"));
@@ -115,8 +116,11 @@ class GatewayServerKillIT {
             assertThat(okByOperation).as("every kind of request ran").containsOnlyKeys("write", "lookup", "scan", "sql");
             assertThat(failed.stream()
                     .filter(f -> windows.stream().noneMatch(w -> w.covers(f.startedNanos())))
-                    .map(f -> f.operation() + ": " + f.detail()).toList())
-                    .as("requests that failed outside the %d s after a kill or restart", RECOVERY.toSeconds())
+                    .map(f -> f.operation() + " at +" + (f.startedNanos() - began) / 1_000_000 + " ms: " + f.detail())
+                    .toList())
+                    .as("requests that failed outside the %d s after a kill or restart (windows, ms from the start: %s)",
+                            RECOVERY.toSeconds(), windows.stream().map(w -> w.what() + " " + (w.fromNanos() - began)
+                                    / 1_000_000 + ".." + (w.toNanos() - began) / 1_000_000).toList())
                     .isEmpty();
 
             assertReadBackExactlyOnce(api);
@@ -180,7 +184,7 @@ class GatewayServerKillIT {
             Api.Response response = request.get();
             boolean ok = success.test(response);
             outcomes.add(new Outcome(operation, started, ok,
-                    ok ? "" : response.status() + " " + clip(response.text())));
+                    ok ? "" : response.status() + " " + rowCount(response) + clip(response.text())));
             return ok;
         } catch (RuntimeException e) {
             outcomes.add(new Outcome(operation, started, false, e.toString()));
@@ -237,6 +241,15 @@ class GatewayServerKillIT {
         }
         assertThat(expected.stream().filter(id -> !("v" + id).equals(current.get(id))).toList())
                 .as("acknowledged keys missing or wrong in the primary-key table").isEmpty();
+    }
+
+    /** How many rows an answer holds, so a short answer says how short in the report. */
+    private static String rowCount(Api.Response response) {
+        try {
+            return response.json().has("rows") ? "(" + response.json().get("rows").size() + " rows) " : "";
+        } catch (RuntimeException e) {
+            return "";
+        }
     }
 
     private static String clip(String text) {

@@ -1,0 +1,139 @@
+package dev.riffle.bench;
+
+import static java.util.Objects.requireNonNull;
+
+import com.google.protobuf.Any;
+import com.google.protobuf.ByteString;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.FlightDescriptor;
+import org.apache.arrow.flight.FlightEndpoint;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightServer;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.PutResult;
+import org.apache.arrow.flight.Result;
+import org.apache.arrow.flight.Ticket;
+import org.apache.arrow.flight.sql.NoOpFlightSqlProducer;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
+import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
+
+/**
+ * The floor of a prepared point query over Flight SQL: a server that answers
+ * {@code SELECT owner FROM ... WHERE id = ?} from memory at once, with no SQL and no storage
+ * behind it. What a client spends against it (bind by DoPut, GetFlightInfo, DoGet) is the cost of
+ * the protocol and the client library on this machine, which no Flight SQL server can go below;
+ * the benchmark measures it in the same run as Riffle's server and the Fluss {@code Lookuper}.
+ *
+ * <pre>{@code
+ * try (FlightProtocolFloor floor = FlightProtocolFloor.start(allocator)) { ... floor.location() ... }
+ * }</pre>
+ */
+final class FlightProtocolFloor implements AutoCloseable {
+    private static final Schema PARAMETERS = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
+    private static final Schema ROWS = new Schema(List.of(Field.nullable("owner", ArrowType.Utf8.INSTANCE)));
+
+    private final FlightServer server;
+
+    private FlightProtocolFloor(FlightServer server) {
+        this.server = server;
+    }
+
+    static FlightProtocolFloor start(BufferAllocator allocator) throws java.io.IOException {
+        FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure("127.0.0.1", 0),
+                new Producer(allocator)).build().start();
+        return new FlightProtocolFloor(server);
+    }
+
+    Location location() {
+        return Location.forGrpcInsecure("127.0.0.1", server.getPort());
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        server.shutdown();
+        server.awaitTermination();
+    }
+
+    /** Binds keep the key per handle; the ticket carries it; DoGet answers "owner-KEY". */
+    private static final class Producer extends NoOpFlightSqlProducer {
+        private final BufferAllocator allocator;
+        private final Map<ByteString, Long> bound = new ConcurrentHashMap<>();
+
+        Producer(BufferAllocator allocator) {
+            this.allocator = requireNonNull(allocator, "allocator is null");
+        }
+
+        @Override
+        public void createPreparedStatement(ActionCreatePreparedStatementRequest request, CallContext context,
+                StreamListener<Result> listener) {
+            ActionCreatePreparedStatementResult result = ActionCreatePreparedStatementResult.newBuilder()
+                    .setPreparedStatementHandle(ByteString.copyFromUtf8("point"))
+                    .setDatasetSchema(ByteString.copyFrom(ROWS.serializeAsMessage()))
+                    .setParameterSchema(ByteString.copyFrom(PARAMETERS.serializeAsMessage()))
+                    .build();
+            listener.onNext(new Result(Any.pack(result).toByteArray()));
+            listener.onCompleted();
+        }
+
+        @Override
+        public void closePreparedStatement(ActionClosePreparedStatementRequest request, CallContext context,
+                StreamListener<Result> listener) {
+            bound.remove(request.getPreparedStatementHandle());
+            listener.onCompleted();
+        }
+
+        @Override
+        public Runnable acceptPutPreparedStatementQuery(CommandPreparedStatementQuery command, CallContext context,
+                FlightStream stream, StreamListener<PutResult> ackStream) {
+            return () -> {
+                while (stream.next()) {
+                    BigIntVector id = (BigIntVector) stream.getRoot().getVector(0);
+                    bound.put(command.getPreparedStatementHandle(), id.get(0));
+                }
+                ackStream.onCompleted();
+            };
+        }
+
+        @Override
+        public FlightInfo getFlightInfoPreparedStatement(CommandPreparedStatementQuery command, CallContext context,
+                FlightDescriptor descriptor) {
+            Long key = bound.get(command.getPreparedStatementHandle());
+            if (key == null) {
+                throw CallStatus.INVALID_ARGUMENT.withDescription("no key bound").toRuntimeException();
+            }
+            Ticket ticket = new Ticket(Any.pack(TicketStatementQuery.newBuilder()
+                    .setStatementHandle(ByteString.copyFromUtf8(Long.toString(key))).build()).toByteArray());
+            return new FlightInfo(ROWS, descriptor, List.of(new FlightEndpoint(ticket)), -1, -1);
+        }
+
+        @Override
+        public void getStreamStatement(TicketStatementQuery ticket, CallContext context,
+                ServerStreamListener listener) {
+            byte[] owner = ("owner-" + ticket.getStatementHandle().toStringUtf8()).getBytes(StandardCharsets.UTF_8);
+            try (VectorSchemaRoot root = VectorSchemaRoot.create(ROWS, allocator)) {
+                VarCharVector column = (VarCharVector) root.getVector(0);
+                column.allocateNew();
+                column.setSafe(0, owner);
+                root.setRowCount(1);
+                listener.start(root);
+                listener.putNext();
+                listener.completed();
+            }
+        }
+    }
+}
