@@ -110,7 +110,9 @@ public final class FlightSqlBenchmark {
             for (int round = 1; round <= rounds; round++) {
                 if (parts.contains("scan")) {
                     scanRiffle.add(run("child-scan-riffle", bootstrap, location, rows, round));
+                    serverMetrics.clear();
                     scanFlight.add(run("child-scan-flight", bootstrap, location, rows, round));
+                    printServerTimes(serverMetrics);
                     System.out.printf(Locale.ROOT, "round %d: scan %.2fx%n", round,
                             scanFlight.get(round - 1) / scanRiffle.get(round - 1));
                 }
@@ -198,16 +200,29 @@ public final class FlightSqlBenchmark {
                 "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
                 FlightSqlBenchmark.class.getName(), mode, bootstrap, location, Integer.toString(rows),
                 Integer.toString(round)));
+        long serverCpu = processCpuNanos();
         Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
         String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
         if (process.waitFor() != 0) {
             throw new IllegalStateException(mode + " failed:\n" + output);
         }
+        serverCpu = processCpuNanos() - serverCpu;
+        if (mode.startsWith("child-scan")) {
+            // Two cores serve the Fluss tablet server, the Flight SQL server and the client: CPU per
+            // row, less noisy than the wall clock, says where a scan's time goes.
+            System.out.printf(Locale.ROOT, "    cluster + server JVM CPU %.2f s while the client ran%n", serverCpu / 1e9);
+        }
         String line = output.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
                 .orElseThrow(() -> new IllegalStateException("No result from " + mode + ":\n" + output));
-        output.lines().filter(l -> l.startsWith("execute ")).forEach(l -> System.out.println("    client " + l));
+        output.lines().filter(l -> l.startsWith("execute ") || l.startsWith("scan: ") || l.startsWith("CPU "))
+                .forEach(l -> System.out.println("    client " + l));
         System.out.println("  " + mode.substring("child-".length()) + ": " + line.substring("RESULT ".length()));
         return Double.parseDouble(line.split(" ")[1]);
+    }
+
+    private static long processCpuNanos() {
+        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
+                .getOperatingSystemMXBean()).getProcessCpuTime();
     }
 
     private static void child(String[] args) throws Exception {
@@ -232,7 +247,15 @@ public final class FlightSqlBenchmark {
         long rows = 0;
         double seconds;
         try (Riffle riffle = Riffle.connect(bootstrap)) {
+            // Both clients first read one row the same way (the JVM loads the read path's classes),
+            // so the timed scan measures reading, not a fresh JVM's first request.
+            try (TableReader warmup = riffle.table("bench.events").read().limit(1).createReader()) {
+                while (warmup.hasNext()) {
+                    warmup.next().close();
+                }
+            }
             long started = System.nanoTime();
+            long cpu = processCpuNanos();
             try (TableReader reader = riffle.table("bench.events").read().createReader()) {
                 while (reader.hasNext()) {
                     try (ReadBatch batch = reader.next()) {
@@ -241,6 +264,7 @@ public final class FlightSqlBenchmark {
                 }
             }
             seconds = (System.nanoTime() - started) / 1e9;
+            System.out.printf(Locale.ROOT, "CPU %.2f s during the scan%n", (processCpuNanos() - cpu) / 1e9);
         }
         check(rows, expected);
         System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", rows / seconds, rows, seconds);
@@ -252,8 +276,18 @@ public final class FlightSqlBenchmark {
         try (BufferAllocator allocator = new RootAllocator();
                 FlightClient client = FlightClient.builder(allocator, location).build()) {
             FlightSqlClient sql = new FlightSqlClient(client);
+            FlightInfo first = sql.execute("SELECT * FROM bench.events LIMIT 1");
+            try (FlightStream warmup = sql.getStream(first.getEndpoints().get(0).getTicket())) {
+                while (warmup.next()) {
+                    // one row, as the in-process client's warm-up reads
+                }
+            }
             long started = System.nanoTime();
+            long cpu = processCpuNanos();
             FlightInfo info = sql.execute("SELECT * FROM bench.events");
+            long planned = System.nanoTime();
+            java.util.concurrent.atomic.AtomicLong firstBatch = new java.util.concurrent.atomic.AtomicLong(Long.MAX_VALUE);
+            java.util.concurrent.atomic.AtomicLong batches = new java.util.concurrent.atomic.AtomicLong();
             // The endpoints at once, as a client of a scan cut into endpoints fetches them.
             List<java.util.concurrent.Future<Long>> parts = new ArrayList<>();
             java.util.concurrent.ExecutorService pool = java.util.concurrent.Executors.newFixedThreadPool(
@@ -263,6 +297,8 @@ public final class FlightSqlBenchmark {
                     long read = 0;
                     try (FlightStream stream = sql.getStream(endpoint.getTicket())) {
                         while (stream.next()) {
+                            firstBatch.accumulateAndGet(System.nanoTime(), Math::min);
+                            batches.incrementAndGet();
                             read += stream.getRoot().getRowCount();
                         }
                     }
@@ -274,6 +310,10 @@ public final class FlightSqlBenchmark {
             }
             pool.shutdown();
             seconds = (System.nanoTime() - started) / 1e9;
+            System.out.printf(Locale.ROOT, "CPU %.2f s during the scan%n", (processCpuNanos() - cpu) / 1e9);
+            System.out.printf(Locale.ROOT, "scan: FlightInfo after %.0f ms, first batch after %.0f ms, %d endpoints,"
+                    + " %d batches%n", (planned - started) / 1e6, (firstBatch.get() - started) / 1e6,
+                    info.getEndpoints().size(), batches.get());
         }
         check(rows, expected);
         System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", rows / seconds, rows, seconds);
