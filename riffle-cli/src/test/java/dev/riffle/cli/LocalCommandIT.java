@@ -43,7 +43,7 @@ class LocalCommandIT {
     void acceptsAFlussClientWithin20SecondsAndStopsCleanlyOnSigterm(@TempDir Path dataDir) throws Exception {
         Path stdout = dataDir.resolveSibling(dataDir.getFileName() + "-stdout.txt");
         Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0", "--http-port", "0",
-                "--flight-port", "0"))
+                "--flight-port", "0", "--pg-port", "0"))
                 .redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -70,6 +70,18 @@ class LocalCommandIT {
             Matcher flight = Pattern.compile("Flight SQL JDBC URL\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
             assertThat(flight.find()).as("Flight SQL JDBC URL printed").isTrue();
             try (java.sql.Connection sql = java.sql.DriverManager.getConnection(flight.group(1));
+                    java.sql.ResultSet rs = sql.createStatement().executeQuery("SELECT 1 + 1 AS two")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getInt("two")).isEqualTo(2);
+            }
+            // And the PostgreSQL protocol: a ready psql command, and a pgjdbc URL that answers a query.
+            assertThat(Files.readString(stdout, UTF_8)).containsPattern(
+                    "PostgreSQL \\(psql\\)\\s+psql \"host=127\\.0\\.0\\.1 port=\\d+ dbname=riffle\"");
+            Matcher pg = Pattern.compile("PostgreSQL JDBC URL\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
+            assertThat(pg.find()).as("PostgreSQL JDBC URL printed").isTrue();
+            java.util.Properties pgUser = new java.util.Properties();
+            pgUser.setProperty("user", "riffle");
+            try (java.sql.Connection sql = java.sql.DriverManager.getConnection(pg.group(1), pgUser);
                     java.sql.ResultSet rs = sql.createStatement().executeQuery("SELECT 1 + 1 AS two")) {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getInt("two")).isEqualTo(2);

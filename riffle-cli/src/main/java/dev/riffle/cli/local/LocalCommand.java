@@ -49,6 +49,10 @@ public final class LocalCommand implements Callable<Integer> {
             description = "Arrow Flight SQL port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int flightPort;
 
+    @Option(names = "--pg-port", paramLabel = "PORT", defaultValue = "15432",
+            description = "PostgreSQL protocol port, for psql and PostgreSQL drivers (default: ${DEFAULT-VALUE}; 0 picks a free one).")
+    int pgPort;
+
     @Spec
     CommandSpec spec;
 
@@ -69,6 +73,10 @@ public final class LocalCommand implements Callable<Integer> {
         if (flightPort < 0 || flightPort > 65535) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--flight-port must be between 0 and 65535, got " + flightPort);
+        }
+        if (pgPort < 0 || pgPort > 65535) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--pg-port must be between 0 and 65535, got " + pgPort);
         }
         Path dir = dataDir.toAbsolutePath().normalize();
         Path logFile = dir.resolve("logs").resolve("riffle.log");
@@ -96,7 +104,7 @@ public final class LocalCommand implements Callable<Integer> {
             try {
                 for (LocalService service : ServiceLoader.load(LocalService.class)) {
                     LocalService.Running running = service.start(cluster, Map.of("http.port", Integer.toString(httpPort),
-                            "flight.port", Integer.toString(flightPort)));
+                            "flight.port", Integer.toString(flightPort), "pg.port", Integer.toString(pgPort)));
                     services.add(running);
                     addresses.putAll(running.addresses());
                 }

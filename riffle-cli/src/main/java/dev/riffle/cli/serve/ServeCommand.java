@@ -3,6 +3,7 @@ package dev.riffle.cli.serve;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.gateway.Gateway;
+import dev.riffle.pgwire.PgWireServer;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
 import java.io.PrintWriter;
@@ -44,6 +45,12 @@ public final class ServeCommand implements Callable<Integer> {
             description = "The Arrow Flight SQL port, on the same host and with the same --auth (default: "
                     + "${DEFAULT-VALUE}; 0 picks a free one; -1 serves no Flight SQL).")
     int flightPort;
+
+    @Option(names = "--pg-port", paramLabel = "PORT", defaultValue = "15432",
+            description = "The PostgreSQL protocol port (psql, PostgreSQL drivers), on the same host and with the same "
+                    + "--auth (basic: a cleartext password, passed to Fluss as SASL/PLAIN) (default: ${DEFAULT-VALUE}; "
+                    + "0 picks a free one; -1 serves no PostgreSQL protocol).")
+    int pgPort;
 
     @Option(names = "--flight-tls-cert", paramLabel = "PEM",
             description = "Serve Flight SQL over TLS with this certificate chain (with --flight-tls-key).")
@@ -100,6 +107,10 @@ public final class ServeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--flight-port must be between 0 and 65535 (or -1 for none), got " + flightPort);
         }
+        if (pgPort < -1 || pgPort > 65535) {
+            throw new CommandLine.ParameterException(spec.commandLine(),
+                    "--pg-port must be between 0 and 65535 (or -1 for none), got " + pgPort);
+        }
         if (flightTlsCert.isPresent() != flightTlsKey.isPresent()) {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--flight-tls-cert and --flight-tls-key go together");
@@ -108,16 +119,21 @@ public final class ServeCommand implements Callable<Integer> {
         Configuration clientConfig = clientConfig(mode);
         try (Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
                 .port(httpPort).start();
-                AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway)) {
+                AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway);
+                AutoCloseable pg = pgPort < 0 ? () -> { } : PgWireServer.builder().clientConfig(clientConfig).auth(mode)
+                        .host(httpHost).port(pgPort).start()) {
             running = gateway;
             out.println("Riffle over Fluss " + bootstrapServers
-                    + (mode == Auth.BASIC ? " (HTTP Basic and Flight SQL logins as Fluss SASL/PLAIN users)"
+                    + (mode == Auth.BASIC ? " (HTTP Basic, Flight SQL and PostgreSQL logins as Fluss SASL/PLAIN users)"
                             : " (no authentication)"));
             out.println("  HTTP gateway:  " + gateway.url() + "   (routes: " + gateway.url() + "/openapi.json)");
             out.println("  SQL over HTTP: POST " + gateway.url() + "/v1/sql");
             out.println("  JDBC URL:      " + gateway.jdbcUrl());
             if (flight instanceof FlightSqlServer server) {
                 out.println("  Flight SQL:    " + server.location().getUri() + "   (JDBC: " + server.jdbcUrl() + ")");
+            }
+            if (pg instanceof PgWireServer server) {
+                out.println("  PostgreSQL:    " + server.psqlCommand() + "   (JDBC: " + server.jdbcUrl() + ")");
             }
             out.println("Press Ctrl-C to stop.");
             out.flush();

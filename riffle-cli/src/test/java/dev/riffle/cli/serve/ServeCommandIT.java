@@ -64,7 +64,7 @@ class ServeCommandIT {
         commandLine.setErr(new PrintWriter(out, true));
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> commandLine.execute(
                 "--bootstrap-servers", cluster.bootstrapServers(), "--http-port", "0", "--http-host", "127.0.0.1",
-                "--flight-port", "0"));
+                "--flight-port", "0", "--pg-port", "0"));
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> serve.gateway() != null || exit.isDone());
             Gateway gateway = serve.gateway();
@@ -98,7 +98,7 @@ class ServeCommandIT {
         commandLine.setErr(new PrintWriter(err, true));
         // The default host is every interface: nothing is bound, the command says what to give.
         int exit = commandLine.execute("--bootstrap-servers", cluster.bootstrapServers(), "--http-port", "0",
-                "--flight-port", "0");
+                "--flight-port", "0", "--pg-port", "0");
         assertThat(exit).as(err.toString()).isEqualTo(2);
         assertThat(err.toString()).contains("listens on 0.0.0.0, beyond loopback", "--auth basic", "--auth none",
                 "--http-host 127.0.0.1");
@@ -132,13 +132,14 @@ class ServeCommandIT {
             commandLine.setOut(new PrintWriter(out, true));
             commandLine.setErr(new PrintWriter(out, true));
             CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> commandLine.execute(
-                    "--bootstrap-servers", sasl.bootstrapServers(), "--http-port", "0", "--http-host", "127.0.0.1", "--flight-port", "0",
+                    "--bootstrap-servers", sasl.bootstrapServers(), "--http-port", "0", "--http-host", "127.0.0.1", "--flight-port", "0", "--pg-port", "0",
                     "--auth", "basic", "--service-user", "admin"));
             try {
                 await().atMost(Duration.ofSeconds(60)).until(() -> serve.gateway() != null || exit.isDone());
                 Gateway gateway = serve.gateway();
                 assertThat(gateway).as(out.toString()).isNotNull();
-                assertThat(out.toString()).contains("HTTP Basic and Flight SQL logins as Fluss SASL/PLAIN users");
+                assertThat(out.toString()).contains("HTTP Basic, Flight SQL and PostgreSQL logins as Fluss SASL/PLAIN users")
+                        .contains("psql \"host=127.0.0.1 port=").contains("dbname=riffle user=USER\"");
                 HttpClient client = HttpClient.newHttpClient();
                 // The gateway's own connection (the service user) answers readiness.
                 HttpResponse<String> ready = client.send(HttpRequest.newBuilder(URI.create(gateway.url() + "/ready"))

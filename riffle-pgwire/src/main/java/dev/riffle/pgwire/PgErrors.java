@@ -1,0 +1,95 @@
+package dev.riffle.pgwire;
+
+import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.pgwire.protocol.BackendMessage;
+import dev.riffle.pgwire.protocol.ProtocolException;
+import dev.riffle.pgwire.session.PgException;
+import dev.riffle.pgwire.types.InvalidParameterException;
+import dev.riffle.server.failure.FailureKind;
+import dev.riffle.server.failure.Failures;
+import dev.riffle.server.failure.SqlFailures;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * Failures as PostgreSQL ErrorResponses, classified as every Riffle surface classifies them
+ * ({@link Failures}, {@link SqlFailures} for statements), with the SQLSTATE a PostgreSQL client
+ * acts on: 42601 syntax error, 42P01 undefined table, 42703 undefined column, 22P02 a parameter
+ * that is not a value of its type, 28P01 a password Fluss refuses, 42501 a Fluss ACL denial,
+ * 57014 cancelled or timed out, 54000 a per-request limit, 53000 a busy server, XX000 an internal
+ * error (whose message carries only an id; the stack trace stays in the server log).
+ *
+ * <pre>{@code
+ * BackendMessage.ErrorResponse error = PgErrors.toError(e, Optional.of(sql));
+ * }</pre>
+ */
+public final class PgErrors {
+    private static final Pattern UNKNOWN_COLUMN = Pattern.compile(
+            "Column '[^']+' not found|column '[^']+' not found|Unknown column|Unknown field|Field '[^']+' not found",
+            Pattern.CASE_INSENSITIVE);
+    private static final Pattern SYNTAX = Pattern.compile(
+            "Encountered \"|parse failed|Non-query expression encountered|Incorrect syntax|Lexical error"
+                    + "|Unexpected end of|cannot parse|Parse error",
+            Pattern.CASE_INSENSITIVE);
+
+    private PgErrors() {}
+
+    /** {@code failure} as an ERROR; {@code sql} is the statement it came from, if any. */
+    public static BackendMessage.ErrorResponse toError(Throwable failure, Optional<String> sql) {
+        Throwable e = FlussErrors.unwrap(failure);
+        if (e instanceof PgException pg) {
+            return error(pg.sqlState(), pg.getMessage());
+        }
+        if (e instanceof ProtocolException protocol) {
+            return new BackendMessage.ErrorResponse("FATAL", protocol.sqlState(), protocol.getMessage());
+        }
+        if (e instanceof InvalidParameterException invalid) {
+            return error("22P02", invalid.getMessage());
+        }
+        Failures.Failure classified = sql.isPresent() && e instanceof Exception exception
+                ? SqlFailures.classify(exception, sql.get())
+                : Failures.classify(e);
+        return error(sqlState(classified, e), classified.message());
+    }
+
+    static String sqlState(Failures.Failure failure, Throwable e) {
+        return switch (failure.kind()) {
+            case NOT_FOUND -> switch (failure.code()) {
+                case "table_not_found" -> "42P01";
+                case "database_not_found" -> "3F000";
+                default -> "42704";
+            };
+            case INVALID_ARGUMENT -> invalid(failure, e);
+            case CONFLICT -> switch (failure.code()) {
+                case "table_exists" -> "42P07";
+                case "database_exists" -> "42P06";
+                default -> "55000";
+            };
+            case UNAUTHENTICATED -> "28P01";
+            case PERMISSION_DENIED -> "42501";
+            case TOO_LARGE -> "54000";
+            case UNAVAILABLE -> "53000";
+            case TIMEOUT, CANCELLED -> PgException.QUERY_CANCELED;
+            case INTERNAL -> "XX000";
+        };
+    }
+
+    private static String invalid(Failures.Failure failure, Throwable e) {
+        if (failure.code().equals("column_not_found") || UNKNOWN_COLUMN.matcher(failure.message()).find()) {
+            return "42703";
+        }
+        for (Throwable cause = e; cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause.getClass().getName().endsWith("SqlParseException")) {
+                return "42601";
+            }
+        }
+        if (SYNTAX.matcher(failure.message()).find()) {
+            return "42601";
+        }
+        return failure.kind() == FailureKind.INVALID_ARGUMENT && failure.code().equals("sql_error") ? "42000" : "22023";
+    }
+
+    private static BackendMessage.ErrorResponse error(String sqlState, String message) {
+        return new BackendMessage.ErrorResponse("ERROR", sqlState, message);
+    }
+}

@@ -1,0 +1,310 @@
+package dev.riffle.pgwire;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.lake.read.PluginLakeReads;
+import dev.riffle.pgwire.protocol.BackendEncoder;
+import dev.riffle.pgwire.protocol.FrontendDecoder;
+import dev.riffle.pgwire.session.CancelRegistry;
+import dev.riffle.pgwire.session.PgConnectionHandler;
+import dev.riffle.pgwire.session.PgServerContext;
+import dev.riffle.server.ServerClientDefaults;
+import dev.riffle.server.ServerLimits;
+import dev.riffle.server.principal.Auth;
+import dev.riffle.server.session.Sessions;
+import io.netty.bootstrap.ServerBootstrap;
+import io.netty.channel.Channel;
+import io.netty.channel.ChannelInitializer;
+import io.netty.channel.ChannelOption;
+import io.netty.channel.EventLoopGroup;
+import io.netty.channel.WriteBufferWaterMark;
+import io.netty.channel.nio.NioEventLoopGroup;
+import io.netty.channel.socket.SocketChannel;
+import io.netty.channel.socket.nio.NioServerSocketChannel;
+import io.netty.util.concurrent.DefaultThreadFactory;
+import java.net.InetSocketAddress;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A PostgreSQL wire protocol (v3) server over a Fluss cluster: psql, pgjdbc and other PostgreSQL
+ * drivers connect to it and run Riffle SQL, with results streamed as the reads produce them.
+ * Without authentication every connection runs in the server's shared session; with
+ * {@link Auth#BASIC} a client's user and cleartext password open its own Fluss SASL/PLAIN
+ * connection, so Fluss's ACLs decide.
+ *
+ * <pre>{@code
+ * try (PgWireServer pg = PgWireServer.builder().bootstrapServers("127.0.0.1:9123").port(15432).start()) {
+ *     System.out.println(pg.psqlCommand()); // psql "host=127.0.0.1 port=15432 dbname=riffle"
+ * }
+ * }</pre>
+ */
+public final class PgWireServer implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(PgWireServer.class);
+    /** The PostgreSQL protocol's default port in Riffle (PostgreSQL's own 5432 plus 10000). */
+    public static final int DEFAULT_PORT = 15432;
+
+    private final Channel listener;
+    private final EventLoopGroup boss;
+    private final EventLoopGroup events;
+    private final ExecutorService workers;
+    private final Sessions sessions;
+    private final CancelRegistry cancels;
+    private final Connection connection;
+    private final boolean ownsConnection;
+    private final BufferAllocator allocator;
+    private final String host;
+
+    private PgWireServer(Channel listener, EventLoopGroup boss, EventLoopGroup events, ExecutorService workers,
+            Sessions sessions, CancelRegistry cancels, Connection connection, boolean ownsConnection,
+            BufferAllocator allocator, String host) {
+        this.listener = listener;
+        this.boss = boss;
+        this.events = events;
+        this.workers = workers;
+        this.sessions = sessions;
+        this.cancels = cancels;
+        this.connection = connection;
+        this.ownsConnection = ownsConnection;
+        this.allocator = allocator;
+        this.host = host;
+    }
+
+    public static Builder builder() {
+        return new Builder();
+    }
+
+    /** The port the server listens on. */
+    public int port() {
+        return ((InetSocketAddress) listener.localAddress()).getPort();
+    }
+
+    /** The host clients connect to (127.0.0.1 when the server listens on every interface). */
+    public String clientHost() {
+        return host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+    }
+
+    /** Whether clients must log in with a Fluss user and password. */
+    public boolean authenticates() {
+        return sessions.authenticates();
+    }
+
+    /** A ready psql command line for this server. */
+    public String psqlCommand() {
+        return "psql \"host=" + clientHost() + " port=" + port() + " dbname=riffle"
+                + (authenticates() ? " user=USER" : "") + "\"";
+    }
+
+    /** The pgjdbc URL of this server. */
+    public String jdbcUrl() {
+        return "jdbc:postgresql://" + clientHost() + ":" + port() + "/riffle";
+    }
+
+    /** Arrow memory the server holds now (0 when no statement is being read). */
+    public long arrowAllocatedBytes() {
+        return allocator.getAllocatedMemory();
+    }
+
+    /** How many clients are connected (and past startup). */
+    public int connectedSessions() {
+        return cancels.size();
+    }
+
+    @Override
+    public void close() {
+        try {
+            listener.close().syncUninterruptibly();
+            boss.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            events.shutdownGracefully(0, 2, TimeUnit.SECONDS).syncUninterruptibly();
+            workers.shutdown();
+            try {
+                if (!workers.awaitTermination(10, TimeUnit.SECONDS)) {
+                    workers.shutdownNow();
+                }
+            } catch (InterruptedException e) {
+                Thread.currentThread().interrupt();
+            }
+        } finally {
+            try {
+                sessions.close();
+            } finally {
+                try {
+                    if (ownsConnection) {
+                        connection.close();
+                    }
+                } catch (Exception e) {
+                    LOG.warn("Closing the PostgreSQL server's Fluss connection failed", e);
+                } finally {
+                    allocator.close(); // fails if Arrow memory leaked
+                }
+            }
+        }
+    }
+
+    /** Settings of a PostgreSQL protocol server; {@link #start()} opens the connection (unless given one) and the port. */
+    public static final class Builder {
+        private Configuration clientConfig;
+        private Connection connection;
+        private String host = "0.0.0.0";
+        private int port = DEFAULT_PORT;
+        private Auth auth = Auth.NONE;
+        private int maxPrincipals = 100;
+        private int maxConnections = 200;
+        private ServerLimits limits = ServerLimits.DEFAULT;
+
+        private Builder() {}
+
+        public Builder bootstrapServers(String bootstrapServers) {
+            Configuration conf = new Configuration();
+            conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), requireNonNull(bootstrapServers, "bootstrapServers is null"));
+            return clientConfig(conf);
+        }
+
+        /** A full Fluss client configuration, with {@link ServerClientDefaults} where it sets nothing itself. */
+        public Builder clientConfig(Configuration conf) {
+            this.clientConfig = new Configuration(requireNonNull(conf, "conf is null"));
+            this.connection = null;
+            return this;
+        }
+
+        /** An existing connection (closed by its owner, not the server). */
+        public Builder connection(Connection connection) {
+            this.connection = requireNonNull(connection, "connection is null");
+            this.clientConfig = null;
+            return this;
+        }
+
+        /** The interface to listen on (default all: {@code 0.0.0.0}). */
+        public Builder host(String host) {
+            this.host = requireNonNull(host, "host is null");
+            return this;
+        }
+
+        /** The port (default 15432; 0 picks a free one). */
+        public Builder port(int port) {
+            if (port < 0 || port > 65535) {
+                throw new IllegalArgumentException("port must be 0..65535, got " + port);
+            }
+            this.port = port;
+            return this;
+        }
+
+        /**
+         * How clients authenticate (default {@link Auth#NONE}: trust). With {@link Auth#BASIC} the
+         * server asks for a cleartext password and opens that user's own Fluss SASL/PLAIN connection.
+         */
+        public Builder auth(Auth auth) {
+            this.auth = requireNonNull(auth, "auth is null");
+            return this;
+        }
+
+        /** With {@link Auth#BASIC}: how many principals' connections stay open (default 100). */
+        public Builder maxPrincipals(int maxPrincipals) {
+            if (maxPrincipals < 1) {
+                throw new IllegalArgumentException("maxPrincipals must be at least 1, got " + maxPrincipals);
+            }
+            this.maxPrincipals = maxPrincipals;
+            return this;
+        }
+
+        /** How many clients may be connected at once (default 200); more are refused with 53300. */
+        public Builder maxConnections(int maxConnections) {
+            if (maxConnections < 1) {
+                throw new IllegalArgumentException("maxConnections must be at least 1, got " + maxConnections);
+            }
+            this.maxConnections = maxConnections;
+            return this;
+        }
+
+        /**
+         * What one statement may cost (SQL length, scan time, ...) and the largest message
+         * ({@link ServerLimits#maxBodyBytes()}); default {@link ServerLimits#DEFAULT}.
+         */
+        public Builder limits(ServerLimits limits) {
+            this.limits = requireNonNull(limits, "limits is null");
+            return this;
+        }
+
+        public PgWireServer start() {
+            boolean owns = connection == null;
+            if (owns && clientConfig == null) {
+                throw new IllegalStateException("Give the PostgreSQL server bootstrapServers, a clientConfig or a connection");
+            }
+            Connection conn = owns ? ConnectionFactory.createConnection(ServerClientDefaults.apply(clientConfig)) : connection;
+            if (!(conn instanceof FlussConnection fluss)) {
+                throw new IllegalArgumentException("The PostgreSQL server needs the Fluss client's own Connection, got "
+                        + conn.getClass().getName());
+            }
+            BufferAllocator allocator = new RootAllocator();
+            Sessions sessions = null;
+            EventLoopGroup boss = null;
+            EventLoopGroup events = null;
+            ExecutorService workers = null;
+            try {
+                PluginLakeReads lake = new PluginLakeReads(fluss);
+                sessions = auth == Auth.BASIC
+                        ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals)
+                        : Sessions.shared(fluss, allocator, lake, limits);
+                CancelRegistry cancels = new CancelRegistry();
+                workers = Executors.newCachedThreadPool(new DefaultThreadFactory("riffle-pgwire-worker", true));
+                int maxMessage = (int) Math.min(Integer.MAX_VALUE, limits.maxBodyBytes());
+                PgServerContext context = new PgServerContext(sessions, cancels, workers, maxConnections);
+                AtomicInteger connections = new AtomicInteger();
+                boss = new NioEventLoopGroup(1, new DefaultThreadFactory("riffle-pgwire-accept", true));
+                events = new NioEventLoopGroup(2, new DefaultThreadFactory("riffle-pgwire-io", true));
+                BackendEncoder encoder = new BackendEncoder();
+                ServerBootstrap bootstrap = new ServerBootstrap().group(boss, events)
+                        .channel(NioServerSocketChannel.class)
+                        .childOption(ChannelOption.TCP_NODELAY, true)
+                        .childOption(ChannelOption.WRITE_BUFFER_WATER_MARK, new WriteBufferWaterMark(256 * 1024, 1024 * 1024))
+                        .childHandler(new ChannelInitializer<SocketChannel>() {
+                            @Override
+                            protected void initChannel(SocketChannel channel) {
+                                channel.pipeline().addLast(new FrontendDecoder(maxMessage), encoder,
+                                        new PgConnectionHandler(context, connections));
+                            }
+                        });
+                Channel listener = bootstrap.bind(host, port).syncUninterruptibly().channel();
+                PgWireServer server = new PgWireServer(listener, boss, events, workers, sessions, cancels, conn, owns,
+                        allocator, host);
+                LOG.info("PostgreSQL protocol at {}:{} over Fluss {}", host, server.port(),
+                        fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
+                return server;
+            } catch (RuntimeException e) {
+                if (boss != null) {
+                    boss.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+                }
+                if (events != null) {
+                    events.shutdownGracefully(0, 1, TimeUnit.SECONDS);
+                }
+                if (workers != null) {
+                    workers.shutdownNow();
+                }
+                if (sessions != null) {
+                    sessions.close();
+                }
+                allocator.close();
+                if (owns) {
+                    try {
+                        conn.close();
+                    } catch (Exception closing) {
+                        e.addSuppressed(closing);
+                    }
+                }
+                throw new IllegalStateException("Cannot start the PostgreSQL server on " + host + ":" + port + ": "
+                        + e.getMessage(), e);
+            }
+        }
+    }
+}

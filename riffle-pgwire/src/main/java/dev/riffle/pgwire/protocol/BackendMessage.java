@@ -1,0 +1,119 @@
+package dev.riffle.pgwire.protocol;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What the server sends a PostgreSQL client (protocol v3), encoded by {@link BackendEncoder}.
+ *
+ * <pre>{@code
+ * channel.write(new BackendMessage.CommandComplete("SELECT 3"));
+ * channel.writeAndFlush(new BackendMessage.ReadyForQuery(TransactionStatus.IDLE));
+ * }</pre>
+ */
+public sealed interface BackendMessage {
+
+    /** The one-byte answer to an SSL or GSS encryption request: {@code N}, not supported. */
+    record EncryptionRefused() implements BackendMessage {}
+
+    record AuthenticationOk() implements BackendMessage {}
+
+    record AuthenticationCleartextPassword() implements BackendMessage {}
+
+    record ParameterStatus(String name, String value) implements BackendMessage {
+        public ParameterStatus {
+            requireNonNull(name, "name is null");
+            requireNonNull(value, "value is null");
+        }
+    }
+
+    record BackendKeyData(int processId, int secretKey) implements BackendMessage {}
+
+    record ReadyForQuery(TransactionStatus status) implements BackendMessage {
+        public ReadyForQuery {
+            requireNonNull(status, "status is null");
+        }
+    }
+
+    /** One column of a RowDescription. */
+    record Column(String name, int typeOid, short typeSize, int typeModifier, short format) {
+        public Column {
+            requireNonNull(name, "name is null");
+        }
+    }
+
+    record RowDescription(List<Column> columns) implements BackendMessage {
+        public RowDescription {
+            columns = List.copyOf(columns);
+        }
+    }
+
+    /**
+     * One row: each cell's bytes in its column's format, empty for NULL. The encoder writes the
+     * bytes as they are (the sink that made them owns their form).
+     */
+    record DataRow(List<Optional<byte[]>> cells) implements BackendMessage {
+        public DataRow {
+            requireNonNull(cells, "cells is null");
+        }
+    }
+
+    record CommandComplete(String tag) implements BackendMessage {
+        public CommandComplete {
+            requireNonNull(tag, "tag is null");
+        }
+    }
+
+    record EmptyQueryResponse() implements BackendMessage {}
+
+    /**
+     * An error (or, with a severity other than ERROR/FATAL, a notice is not this: see PostgreSQL's
+     * NoticeResponse, unused here).
+     *
+     * @param severity {@code ERROR} or {@code FATAL}
+     * @param sqlState the five-character SQLSTATE
+     */
+    record ErrorResponse(String severity, String sqlState, String message) implements BackendMessage {
+        public ErrorResponse {
+            requireNonNull(severity, "severity is null");
+            requireNonNull(sqlState, "sqlState is null");
+            requireNonNull(message, "message is null");
+            if (sqlState.length() != 5) {
+                throw new IllegalArgumentException("A SQLSTATE has five characters, got '" + sqlState + "'");
+            }
+        }
+    }
+
+    record ParseComplete() implements BackendMessage {}
+
+    record BindComplete() implements BackendMessage {}
+
+    record CloseComplete() implements BackendMessage {}
+
+    record NoData() implements BackendMessage {}
+
+    record ParameterDescription(List<Integer> typeOids) implements BackendMessage {
+        public ParameterDescription {
+            typeOids = List.copyOf(typeOids);
+        }
+    }
+
+    record PortalSuspended() implements BackendMessage {}
+
+    /** The transaction status ReadyForQuery reports. */
+    enum TransactionStatus {
+        IDLE('I'), IN_TRANSACTION('T'), FAILED('E');
+
+        private final char code;
+
+        TransactionStatus(char code) {
+            this.code = code;
+        }
+
+        public char code() {
+            return code;
+        }
+    }
+}

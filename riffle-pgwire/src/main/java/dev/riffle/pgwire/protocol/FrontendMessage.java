@@ -1,0 +1,124 @@
+package dev.riffle.pgwire.protocol;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * What a PostgreSQL client sends (protocol v3), decoded by {@link FrontendDecoder}: the untyped
+ * startup-phase packets (SSL and GSS encryption requests, the startup message, a cancel request)
+ * and the typed messages of the simple and extended query protocols.
+ *
+ * <pre>{@code
+ * if (message instanceof FrontendMessage.Query query) { run(query.sql()); }
+ * }</pre>
+ */
+public sealed interface FrontendMessage {
+
+    /** Asks for TLS before the startup message (answered with one byte, {@code N} or {@code S}). */
+    record SslRequest() implements FrontendMessage {}
+
+    /** Asks for GSSAPI encryption before the startup message (answered {@code N}). */
+    record GssEncRequest() implements FrontendMessage {}
+
+    /** The first message of a session: protocol version and parameters (user, database, options). */
+    record Startup(int protocolVersion, Map<String, String> parameters) implements FrontendMessage {
+        public Startup {
+            parameters = Map.copyOf(requireNonNull(parameters, "parameters is null"));
+        }
+
+        public Optional<String> parameter(String name) {
+            return Optional.ofNullable(parameters.get(name));
+        }
+    }
+
+    /** Sent on a fresh connection: cancel what the session with this process id and secret runs. */
+    record CancelRequest(int processId, int secretKey) implements FrontendMessage {}
+
+    /** A password (the answer to AuthenticationCleartextPassword). */
+    record Password(String password) implements FrontendMessage {
+        public Password {
+            requireNonNull(password, "password is null");
+        }
+
+        @Override
+        public String toString() {
+            return "Password[***]";
+        }
+    }
+
+    /** A simple query: one or more statements separated by {@code ;}. */
+    record Query(String sql) implements FrontendMessage {
+        public Query {
+            requireNonNull(sql, "sql is null");
+        }
+    }
+
+    /** Prepares {@code sql} as statement {@code name} ("" is the unnamed statement); an OID of 0 leaves a parameter's type to the server. */
+    record Parse(String name, String sql, List<Integer> parameterTypes) implements FrontendMessage {
+        public Parse {
+            requireNonNull(name, "name is null");
+            requireNonNull(sql, "sql is null");
+            parameterTypes = List.copyOf(parameterTypes);
+        }
+    }
+
+    /**
+     * Binds a prepared statement's parameters into portal {@code portal}.
+     *
+     * @param parameterFormats none (all text), one (for all) or one per parameter: 0 text, 1 binary
+     * @param parameters each value's bytes, or empty for NULL
+     * @param resultFormats none (all text), one (for all) or one per column
+     */
+    record Bind(String portal, String statement, List<Short> parameterFormats, List<Optional<byte[]>> parameters,
+            List<Short> resultFormats) implements FrontendMessage {
+        public Bind {
+            requireNonNull(portal, "portal is null");
+            requireNonNull(statement, "statement is null");
+            parameterFormats = List.copyOf(parameterFormats);
+            parameters = List.copyOf(parameters);
+            resultFormats = List.copyOf(resultFormats);
+        }
+
+        @Override
+        public String toString() {
+            return "Bind[portal=" + portal + ", statement=" + statement + ", parameters=" + parameters.size() + "]";
+        }
+    }
+
+    /** Asks what a statement ({@code S}) or portal ({@code P}) takes and answers. */
+    record Describe(char kind, String name) implements FrontendMessage {
+        public Describe {
+            requireNonNull(name, "name is null");
+        }
+    }
+
+    /** Runs a portal, returning at most {@code maxRows} rows (0: all). */
+    record Execute(String portal, int maxRows) implements FrontendMessage {
+        public Execute {
+            requireNonNull(portal, "portal is null");
+        }
+    }
+
+    /** Closes a statement ({@code S}) or portal ({@code P}). */
+    record Close(char kind, String name) implements FrontendMessage {
+        public Close {
+            requireNonNull(name, "name is null");
+        }
+    }
+
+    /** Ends an extended-query batch: the server answers ReadyForQuery. */
+    record Sync() implements FrontendMessage {}
+
+    /** Asks the server to send what it has buffered. */
+    record Flush() implements FrontendMessage {}
+
+    /** The client is leaving. */
+    record Terminate() implements FrontendMessage {}
+
+    /** A typed message Riffle does not serve (COPY data, function calls, ...): answered with an error. */
+    record Unsupported(char type) implements FrontendMessage {}
+
+}

@@ -1,0 +1,20 @@
+package dev.riffle.pgwire.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.server.session.Sessions;
+import java.util.concurrent.Executor;
+
+/**
+ * What every connection of one server shares: the Riffle sessions statements run in, the
+ * sessions reachable by cancel requests, the pool connection workers run on, and the limits.
+ *
+ * @param maxConnections how many clients may be connected at once
+ */
+public record PgServerContext(Sessions sessions, CancelRegistry cancels, Executor workers, int maxConnections) {
+    public PgServerContext {
+        requireNonNull(sessions, "sessions is null");
+        requireNonNull(cancels, "cancels is null");
+        requireNonNull(workers, "workers is null");
+    }
+}

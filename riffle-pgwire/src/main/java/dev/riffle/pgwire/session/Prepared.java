@@ -1,0 +1,49 @@
+package dev.riffle.pgwire.session;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.pgwire.sql.LocalStatement;
+import dev.riffle.pgwire.sql.Placeholders;
+import dev.riffle.pgwire.types.ColumnType;
+import dev.riffle.pgwire.types.PgType;
+import dev.riffle.sql.exec.StatementShape;
+import java.util.List;
+
+/**
+ * A parsed statement (named, or the unnamed one): what it is, the types of its parameters (as
+ * declared by the client or inferred by the SQL layer) and the columns it answers.
+ *
+ * @param parameterTypes one per PostgreSQL parameter ($1, $2, ...)
+ * @param targetTypes one per SQL-layer {@code ?} (in {@link Plan.Sql#placeholders()} order): the type the statement takes there
+ * @param columns the answer's columns (empty when it answers no rows)
+ */
+record Prepared(String name, String sql, Plan plan, List<PgType> parameterTypes, List<PgType> targetTypes,
+        List<Column> columns) {
+    Prepared {
+        requireNonNull(name, "name is null");
+        requireNonNull(sql, "sql is null");
+        requireNonNull(plan, "plan is null");
+        parameterTypes = List.copyOf(parameterTypes);
+        targetTypes = List.copyOf(targetTypes);
+        columns = List.copyOf(columns);
+    }
+
+    /** One answered column. */
+    record Column(String name, ColumnType type) {}
+
+    /** How a statement is answered. */
+    sealed interface Plan {
+        /** A query of nothing but white space and comments: EmptyQueryResponse. */
+        record Empty() implements Plan {}
+
+        /** Answered by the PostgreSQL layer. */
+        record Local(LocalStatement statement) implements Plan {}
+
+        /** Answered by the SQL engine: the statement with {@code ?} for each {@code $n}. */
+        record Sql(Placeholders placeholders, StatementShape shape) implements Plan {}
+    }
+
+    static Column textColumn(String name) {
+        return new Column(name, new ColumnType(PgType.TEXT));
+    }
+}

@@ -1,0 +1,144 @@
+package dev.riffle.pgwire.session;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * One connection's run-time parameters: what the server reports at startup (ParameterStatus) and
+ * answers to {@code SHOW}, and what the client changed with {@code SET}. Riffle renders every
+ * value in UTF-8, ISO dates and UTC, so those parameters accept only those values.
+ *
+ * <pre>{@code
+ * SessionSettings settings = SessionSettings.startup(Map.of("application_name", "psql"));
+ * settings.show("server_version")   // Optional[14.0]
+ * }</pre>
+ */
+public final class SessionSettings {
+    /**
+     * The PostgreSQL release Riffle presents itself as. 14 rather than 15: clients choose their
+     * catalog queries by the server's version, and 14's are the older, smaller set; every driver
+     * and psql 15 support it.
+     */
+    public static final String SERVER_VERSION = "14.0";
+
+    /** The parameters reported in ParameterStatus at startup, in order. */
+    private static final Set<String> REPORTED = Set.of("server_version", "server_encoding", "client_encoding",
+            "datestyle", "integer_datetimes", "standard_conforming_strings", "timezone", "application_name",
+            "is_superuser", "session_authorization", "intervalstyle");
+    private static final Map<String, String> SPELLING = Map.of("datestyle", "DateStyle", "timezone", "TimeZone",
+            "intervalstyle", "IntervalStyle");
+
+    private final Map<String, String> defaults;
+    private final Map<String, String> values;
+
+    private SessionSettings(Map<String, String> defaults) {
+        this.defaults = defaults;
+        this.values = new LinkedHashMap<>(defaults);
+    }
+
+    /** The settings of a session that started with these startup parameters (user, application_name, ...). */
+    public static SessionSettings startup(Map<String, String> parameters) {
+        requireNonNull(parameters, "parameters is null");
+        Map<String, String> defaults = new LinkedHashMap<>();
+        defaults.put("server_version", SERVER_VERSION);
+        defaults.put("server_encoding", "UTF8");
+        defaults.put("client_encoding", "UTF8");
+        defaults.put("datestyle", "ISO, MDY");
+        defaults.put("integer_datetimes", "on");
+        defaults.put("standard_conforming_strings", "on");
+        defaults.put("timezone", "UTC");
+        defaults.put("application_name", parameters.getOrDefault("application_name", ""));
+        defaults.put("is_superuser", "off");
+        defaults.put("session_authorization", parameters.getOrDefault("user", ""));
+        defaults.put("intervalstyle", "postgres");
+        defaults.put("transaction_isolation", "read committed");
+        defaults.put("default_transaction_isolation", "read committed");
+        defaults.put("transaction_read_only", "off");
+        defaults.put("default_transaction_read_only", "off");
+        defaults.put("extra_float_digits", parameters.getOrDefault("extra_float_digits", "1"));
+        defaults.put("max_identifier_length", "63");
+        defaults.put("statement_timeout", "0");
+        defaults.put("search_path", "\"$user\", public");
+        defaults.put("lc_messages", "C");
+        return new SessionSettings(defaults);
+    }
+
+    /** What ParameterStatus reports at startup: name (as PostgreSQL spells it) and value. */
+    public Map<String, String> reported() {
+        Map<String, String> reported = new LinkedHashMap<>();
+        values.forEach((name, value) -> {
+            if (REPORTED.contains(name)) {
+                reported.put(SPELLING.getOrDefault(name, name), value);
+            }
+        });
+        return reported;
+    }
+
+    public Optional<String> show(String name) {
+        return Optional.ofNullable(values.get(name.toLowerCase(Locale.ROOT)));
+    }
+
+    /**
+     * Sets a parameter; returns the ParameterStatus to send when it is one clients track.
+     *
+     * @throws PgException for a value Riffle cannot honour (another encoding, time zone or date style)
+     */
+    public Optional<Map.Entry<String, String>> set(String name, String value) {
+        String key = name.toLowerCase(Locale.ROOT);
+        if (value.equalsIgnoreCase("DEFAULT")) {
+            return reset(key);
+        }
+        String accepted = switch (key) {
+            case "client_encoding" -> only(key, value, Set.of("UTF8", "UTF-8", "UNICODE"), "UTF8");
+            case "timezone" -> only(key, value, Set.of("UTC", "ETC/UTC", "GMT", "Z", "+00", "+00:00", "0",
+                    "UNIVERSAL", "ZULU"), "UTC");
+            case "datestyle" -> {
+                if (!value.toUpperCase(Locale.ROOT).startsWith("ISO")) {
+                    throw unsupported(key, value, "ISO");
+                }
+                yield "ISO, MDY";
+            }
+            case "server_version", "server_encoding", "integer_datetimes", "is_superuser" ->
+                    throw new PgException("55P02", "parameter \"" + key + "\" cannot be changed");
+            default -> value;
+        };
+        values.put(key, accepted);
+        return REPORTED.contains(key) ? Optional.of(Map.entry(SPELLING.getOrDefault(key, key), accepted))
+                : Optional.empty();
+    }
+
+    /** Resets one parameter (empty: all) to its startup value. */
+    public Optional<Map.Entry<String, String>> reset(String name) {
+        String key = name.toLowerCase(Locale.ROOT);
+        String value = defaults.get(key);
+        if (value == null) {
+            values.remove(key);
+            return Optional.empty();
+        }
+        values.put(key, value);
+        return REPORTED.contains(key) ? Optional.of(Map.entry(SPELLING.getOrDefault(key, key), value))
+                : Optional.empty();
+    }
+
+    public void resetAll() {
+        values.clear();
+        values.putAll(defaults);
+    }
+
+    private static String only(String key, String value, Set<String> accepted, String canonical) {
+        if (!accepted.contains(value.strip().toUpperCase(Locale.ROOT))) {
+            throw unsupported(key, value, canonical);
+        }
+        return canonical;
+    }
+
+    private static PgException unsupported(String key, String value, String only) {
+        return new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle sessions use " + key + " " + only
+                + " only; cannot set it to '" + value + "'");
+    }
+}

@@ -1,0 +1,348 @@
+package dev.riffle.pgwire;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
+
+import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.local.junit.TestNames;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.LocalTime;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Properties;
+import java.util.StringJoiner;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.GenericRow;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+import org.postgresql.PGConnection;
+import org.postgresql.util.PSQLException;
+
+/**
+ * pgjdbc 42.7 (what JDBC tools use with PostgreSQL) against Riffle's PostgreSQL protocol server:
+ * connecting, DDL, INSERT, queries with pushdown and with parameters (past the prepare threshold,
+ * so server-side statements and binary results), every type, cursor-style streaming with
+ * PortalSuspended, errors with their SQLSTATEs, and cancellation.
+ */
+@ExtendWith({LocalClusterExtension.class, PgServerExtension.class})
+class PgJdbcIT {
+    private PgWireServer server;
+
+    @AfterEach
+    void noArrowMemoryHeld() {
+        if (server != null) {
+            await().atMost(Duration.ofSeconds(10)).until(() -> server.arrowAllocatedBytes() == 0);
+        }
+    }
+
+    static Connection connect(PgWireServer server) throws SQLException {
+        Properties properties = new Properties();
+        properties.setProperty("user", "riffle");
+        return DriverManager.getConnection(server.jdbcUrl(), properties);
+    }
+
+    @Test
+    void connectsAndAnswersWhatDriversAskOnConnect(PgWireServer server) throws Exception {
+        this.server = server;
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            assertThat(sql.getMetaData().getDatabaseProductVersion()).isEqualTo("14.0");
+            assertThat(single(statement, "SELECT version()")).startsWith("PostgreSQL 14.0").contains("Riffle");
+            assertThat(single(statement, "SELECT current_database()")).isEqualTo("riffle");
+            assertThat(single(statement, "SHOW TRANSACTION ISOLATION LEVEL")).isEqualTo("read committed");
+            assertThat(sql.getSchema()).isNull();
+            statement.execute("SET application_name = 'pg-it'");
+            assertThat(single(statement, "SHOW application_name")).isEqualTo("pg-it");
+            assertThat(sql.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
+            assertThat(sql.unwrap(PGConnection.class).getBackendPID()).isPositive();
+            sql.setAutoCommit(false);
+            assertThat(single(statement, "SELECT current_database()")).isEqualTo("riffle");
+            sql.commit();
+            sql.setAutoCommit(true);
+        }
+    }
+
+    @Test
+    void ddlInsertAndQueriesWithPushdownAndParameters(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("dml");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            assertThat(statement.executeUpdate("CREATE DATABASE " + db)).isZero();
+            statement.execute("CREATE TABLE " + db + ".users (id INT, name STRING, age INT,"
+                    + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')");
+            statement.execute("CREATE TABLE " + db + ".events (seq BIGINT, kind STRING)");
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".users VALUES (1, 'ann', 31), (2, 'bob', 42),"
+                    + " (3, 'cy', 27)")).isEqualTo(3);
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".events VALUES (1, 'open'), (2, 'close')"))
+                    .isEqualTo(2);
+
+            String lookup = "SELECT name, age FROM " + db + ".users WHERE id = 2";
+            assertThat(rows(statement.executeQuery("EXPLAIN PLAN FOR " + lookup)).toString()).contains("PointLookup");
+            assertThat(rows(statement.executeQuery(lookup))).containsExactly("bob|42");
+            assertThat(rows(statement.executeQuery("SELECT kind FROM " + db + ".events ORDER BY seq")))
+                    .containsExactly("open", "close");
+
+            // Past pgjdbc's prepareThreshold (5) the statement is a named server-side one, with binary results.
+            try (PreparedStatement byId = sql.prepareStatement("SELECT id, name, age FROM " + db
+                    + ".users WHERE id = ?")) {
+                for (int run = 0; run < 8; run++) {
+                    int id = run % 3 + 1;
+                    byId.setInt(1, id);
+                    try (ResultSet rs = byId.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getInt("id")).isEqualTo(id);
+                        assertThat(rs.getString("name")).isEqualTo(List.of("ann", "bob", "cy").get(id - 1));
+                        assertThat(rs.getInt("age")).isEqualTo(List.of(31, 42, 27).get(id - 1));
+                        assertThat(rs.next()).isFalse();
+                    }
+                }
+                assertThat(byId.unwrap(org.postgresql.PGStatement.class).isUseServerPrepare()).isTrue();
+            }
+            try (PreparedStatement insert = sql.prepareStatement("INSERT INTO " + db + ".events VALUES (?, ?)")) {
+                for (int i = 10; i < 17; i++) {
+                    insert.setLong(1, i);
+                    insert.setString(2, "k" + i);
+                    assertThat(insert.executeUpdate()).isEqualTo(1);
+                }
+            }
+            try (PreparedStatement range = sql.prepareStatement("SELECT count(*) FROM " + db
+                    + ".events WHERE seq >= ? AND kind <> ?")) {
+                range.setLong(1, 10);
+                range.setString(2, "k12");
+                assertThat(rows(range.executeQuery())).containsExactly("6");
+            }
+            assertThat(statement.executeUpdate("UPDATE " + db + ".users SET age = 43 WHERE id = 2")).isEqualTo(1);
+            assertThat(statement.executeUpdate("DELETE FROM " + db + ".users WHERE id = 3")).isEqualTo(1);
+            assertThat(rows(statement.executeQuery("SELECT id, age FROM " + db + ".users ORDER BY id")))
+                    .containsExactly("1|31", "2|43");
+        }
+    }
+
+    /** Every type, read as text (a plain statement) and binary (a prepared one past the threshold). */
+    @Test
+    void everyTypeReadsBackAsItsJavaValue(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("types");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".all_types (b BOOLEAN, ti TINYINT, si SMALLINT, i INT,"
+                    + " bi BIGINT, f FLOAT, d DOUBLE, dec DECIMAL(10, 2), s STRING, c CHAR(3), bin BYTES,"
+                    + " dt DATE, tm TIME, ts TIMESTAMP(6), ltz TIMESTAMP_LTZ(6), arr ARRAY<INT>, m MAP<STRING, INT>)");
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".all_types VALUES"
+                    + " (TRUE, 1, 2, 3, 4, 1.5, 2.25, -12.34, 'text', 'abc', x'0102ff', DATE '2024-06-01',"
+                    + " TIME '12:34:56', TIMESTAMP '2024-06-01 12:00:00.123', TIMESTAMP '2024-06-01 12:00:05',"
+                    + " ARRAY[1, 2, 3], MAP['k', 7]),"
+                    + " (NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL,"
+                    + " NULL, NULL)")).isEqualTo(2);
+            String query = "SELECT b, ti, si, i, bi, f, d, \"dec\", s, c, bin, dt, tm, ts, ltz, arr, m FROM " + db
+                    + ".all_types ORDER BY i NULLS LAST";
+            try (ResultSet rs = statement.executeQuery(query)) {
+                assertEveryType(rs);
+            }
+            try (PreparedStatement prepared = sql.prepareStatement(query)) {
+                for (int run = 0; run < 7; run++) {
+                    try (ResultSet rs = prepared.executeQuery()) {
+                        assertEveryType(rs);
+                    }
+                }
+            }
+        }
+    }
+
+    private static void assertEveryType(ResultSet rs) throws SQLException {
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getBoolean("b")).isTrue();
+        assertThat(rs.getObject("ti")).isEqualTo(1);
+        assertThat(rs.getShort("si")).isEqualTo((short) 2);
+        assertThat(rs.getObject("i")).isEqualTo(3);
+        assertThat(rs.getObject("bi")).isEqualTo(4L);
+        assertThat(rs.getObject("f")).isEqualTo(1.5f);
+        assertThat(rs.getObject("d")).isEqualTo(2.25d);
+        assertThat(rs.getBigDecimal("dec")).isEqualTo(new BigDecimal("-12.34"));
+        assertThat(rs.getString("s")).isEqualTo("text");
+        assertThat(rs.getString("c")).isEqualTo("abc");
+        assertThat(rs.getBytes("bin")).containsExactly(1, 2, 0xff);
+        assertThat(rs.getObject("dt", LocalDate.class)).isEqualTo(LocalDate.of(2024, 6, 1));
+        assertThat(rs.getObject("tm", LocalTime.class)).isEqualTo(LocalTime.of(12, 34, 56));
+        assertThat(rs.getObject("ts", LocalDateTime.class)).isEqualTo(LocalDateTime.of(2024, 6, 1, 12, 0, 0, 123_000_000));
+        assertThat(rs.getObject("ltz", OffsetDateTime.class).toInstant())
+                .isEqualTo(OffsetDateTime.of(2024, 6, 1, 12, 0, 5, 0, ZoneOffset.UTC).toInstant());
+        assertThat(rs.getArray("arr").getArray()).isEqualTo(new Integer[] {1, 2, 3});
+        assertThat(rs.getString("m")).isEqualTo("{\"k\":7}");
+        assertThat(rs.getMetaData().getColumnType(rs.findColumn("m"))).isEqualTo(java.sql.Types.OTHER);
+        assertThat(rs.next()).isTrue();
+        for (int c = 1; c <= rs.getMetaData().getColumnCount(); c++) {
+            assertThat(rs.getObject(c)).as("column %d of the NULL row", c).isNull();
+        }
+        assertThat(rs.next()).isFalse();
+    }
+
+    @Test
+    void fetchSizeStreamsAResultAPortionAtATime(PgWireServer server, org.apache.fluss.client.Connection fluss,
+            TestNames names) throws Exception {
+        this.server = server;
+        TablePath path = bigTable(server, fluss, names, "stream", 100_000);
+        try (Connection sql = connect(server)) {
+            sql.setAutoCommit(false);
+            try (Statement statement = sql.createStatement()) {
+                statement.setFetchSize(1_000);
+                long count = 0;
+                long sum = 0;
+                boolean heldMidway = false;
+                try (ResultSet rs = statement.executeQuery("SELECT id FROM " + path.getDatabaseName() + "."
+                        + path.getTableName())) {
+                    while (rs.next()) {
+                        count++;
+                        sum += rs.getLong(1);
+                        if (count == 50_000) {
+                            // The portal is suspended with the read open: the rest is not buffered anywhere yet.
+                            heldMidway = server.arrowAllocatedBytes() > 0;
+                        }
+                    }
+                }
+                assertThat(count).isEqualTo(100_000);
+                assertThat(sum).isEqualTo(100_000L * 99_999 / 2);
+                assertThat(heldMidway).as("the server held the open read between fetches").isTrue();
+            }
+            sql.commit();
+        }
+    }
+
+    @Test
+    void errorsCarryPostgresSqlStates(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("errs");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".t (id INT, name STRING)");
+            assertThat(sqlState(() -> statement.executeQuery("SELEKT 1"))).isEqualTo("42601");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT * FROM " + db + ".nothing"))).isEqualTo("42P01");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT nope FROM " + db + ".t"))).isEqualTo("42703");
+            assertThat(sqlState(() -> statement.executeQuery("COPY " + db + ".t TO STDOUT"))).isEqualTo("0A000");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT * FROM pg_catalog.pg_class"))).isEqualTo("0A000");
+            try (PreparedStatement byId = sql.prepareStatement("SELECT name FROM " + db + ".t WHERE id = ?")) {
+                byId.setString(1, "not a number");
+                SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, byId::executeQuery);
+                assertThat(e.getSQLState()).isEqualTo("22P02");
+                assertThat(e.getMessage()).contains("not a number").contains("$1");
+            }
+            // The session goes on after errors.
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).containsExactly("0");
+            // In a transaction block an error fails the block until ROLLBACK, as in PostgreSQL.
+            sql.setAutoCommit(false);
+            assertThat(sqlState(() -> statement.executeQuery("SELEKT 1"))).isEqualTo("42601");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).isEqualTo("25P02");
+            sql.rollback();
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).containsExactly("0");
+            sql.setAutoCommit(true);
+        }
+    }
+
+    @Test
+    void cancelStopsALongQuery(PgWireServer server, org.apache.fluss.client.Connection fluss, TestNames names)
+            throws Exception {
+        this.server = server;
+        TablePath path = bigTable(server, fluss, names, "cancel", 30_000);
+        String t = path.getDatabaseName() + "." + path.getTableName();
+        // 3 million rows, streamed steadily: every row of the table with each of 100 in-memory values.
+        StringJoiner values = new StringJoiner(", ", "(VALUES ", ") AS v(x)");
+        for (int i = 0; i < 100; i++) {
+            values.add("(" + i + ")");
+        }
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            CompletableFuture<Long> query = CompletableFuture.supplyAsync(() -> {
+                try (ResultSet rs = statement.executeQuery("SELECT a.id, v.x FROM " + t + " a, " + values)) {
+                    long n = 0;
+                    while (rs.next()) {
+                        n++;
+                    }
+                    return n;
+                } catch (SQLException e) {
+                    throw new java.util.concurrent.CompletionException(e);
+                }
+            });
+            await().atMost(Duration.ofSeconds(30)).pollDelay(Duration.ofMillis(300)).pollInterval(Duration.ofMillis(100))
+                    .until(() -> {
+                statement.cancel();
+                return query.isDone();
+            });
+            assertThatThrownBy(() -> query.get(1, TimeUnit.SECONDS)).hasCauseInstanceOf(PSQLException.class)
+                    .cause().satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("57014"));
+            // The connection serves the next statement.
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + t))).containsExactly("30000");
+        }
+    }
+
+    /** A log table of {@code rows} ids 0..rows-1, created over the PostgreSQL protocol and filled with the Fluss writer. */
+    static TablePath bigTable(PgWireServer server, org.apache.fluss.client.Connection fluss, TestNames names,
+            String base, int rows) throws Exception {
+        String db = names.database(base);
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".big (id BIGINT, pad STRING) WITH ('bucket.num' = '2')");
+        }
+        TablePath path = TablePath.of(db, "big");
+        try (Table table = fluss.getTable(path)) {
+            AppendWriter writer = table.newAppend().createWriter();
+            for (long i = 0; i < rows; i++) {
+                writer.append(GenericRow.of(i, org.apache.fluss.row.BinaryString.fromString("row " + i)));
+            }
+            writer.flush();
+        }
+        return path;
+    }
+
+    interface SqlCall {
+        void run() throws SQLException;
+    }
+
+    static String sqlState(SqlCall call) {
+        try {
+            call.run();
+        } catch (SQLException e) {
+            return e.getSQLState();
+        }
+        throw new AssertionError("The statement did not fail");
+    }
+
+    static String single(Statement statement, String sql) throws SQLException {
+        try (ResultSet rs = statement.executeQuery(sql)) {
+            assertThat(rs.next()).isTrue();
+            String value = rs.getString(1);
+            assertThat(rs.next()).isFalse();
+            return value;
+        }
+    }
+
+    /** Each row as "a|b|c", in result order. */
+    static List<String> rows(ResultSet rs) throws SQLException {
+        List<String> rows = new ArrayList<>();
+        try (rs) {
+            int columns = rs.getMetaData().getColumnCount();
+            while (rs.next()) {
+                StringJoiner row = new StringJoiner("|");
+                for (int i = 1; i <= columns; i++) {
+                    row.add(String.valueOf(rs.getObject(i)));
+                }
+                rows.add(row.toString());
+            }
+        }
+        return rows;
+    }
+}
