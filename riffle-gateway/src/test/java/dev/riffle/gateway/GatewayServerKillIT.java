@@ -243,10 +243,15 @@ class GatewayServerKillIT {
                 .as("acknowledged keys missing or wrong in the primary-key table").isEmpty();
     }
 
-    /** How many rows an answer holds, so a short answer says how short in the report. */
+    /** How many rows an answer holds and what else it says, so a short answer says how short, and where it stopped. */
     private static String rowCount(Api.Response response) {
         try {
-            return response.json().has("rows") ? "(" + response.json().get("rows").size() + " rows) " : "";
+            if (!response.json().has("rows")) {
+                return "";
+            }
+            com.fasterxml.jackson.databind.node.ObjectNode rest = response.json().deepCopy();
+            rest.remove("rows");
+            return "(" + response.json().get("rows").size() + " rows; " + rest + ") ";
         } catch (RuntimeException e) {
             return "";
         }
