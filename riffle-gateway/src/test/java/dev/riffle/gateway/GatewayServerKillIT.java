@@ -114,16 +114,24 @@ class GatewayServerKillIT {
                     failed.size(), failed.stream().filter(f -> windows.stream().anyMatch(w -> w.covers(f.startedNanos())))
                             .count());
             assertThat(okByOperation).as("every kind of request ran").containsOnlyKeys("write", "lookup", "scan", "sql");
+            // Read back first, so a failed request below also says whether acknowledged rows were lost.
+            String readBack;
+            try {
+                assertReadBackExactlyOnce(api);
+                readBack = "every acknowledged row read back once";
+            } catch (AssertionError e) {
+                readBack = "READ BACK FAILED: " + e.getMessage();
+            }
             assertThat(failed.stream()
                     .filter(f -> windows.stream().noneMatch(w -> w.covers(f.startedNanos())))
                     .map(f -> f.operation() + " at +" + (f.startedNanos() - began) / 1_000_000 + " ms: " + f.detail())
                     .toList())
-                    .as("requests that failed outside the %d s after a kill or restart (windows, ms from the start: %s)",
-                            RECOVERY.toSeconds(), windows.stream().map(w -> w.what() + " " + (w.fromNanos() - began)
-                                    / 1_000_000 + ".." + (w.toNanos() - began) / 1_000_000).toList())
+                    .as("requests that failed outside the %d s after a kill or restart (windows, ms from the start: %s;"
+                            + " %s)", RECOVERY.toSeconds(), windows.stream().map(w -> w.what() + " "
+                                    + (w.fromNanos() - began) / 1_000_000 + ".." + (w.toNanos() - began) / 1_000_000)
+                                    .toList(), readBack)
                     .isEmpty();
-
-            assertReadBackExactlyOnce(api);
+            assertThat(readBack).isEqualTo("every acknowledged row read back once");
             assertThat(gateway.arrowAllocatedBytes()).as("Arrow memory the gateway still holds").isZero();
         }
     }
