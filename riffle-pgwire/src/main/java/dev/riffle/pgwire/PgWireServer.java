@@ -54,6 +54,8 @@ public final class PgWireServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PgWireServer.class);
     /** The PostgreSQL protocol's default port in Riffle (PostgreSQL's own 5432 plus 10000). */
     public static final int DEFAULT_PORT = 15432;
+    /** The most rows one COPY FROM STDIN writes unless {@link Builder#maxCopyRows} says otherwise. */
+    public static final int DEFAULT_MAX_COPY_ROWS = 1_000_000;
 
     private final Channel listener;
     private final EventLoopGroup boss;
@@ -162,6 +164,7 @@ public final class PgWireServer implements AutoCloseable {
         private int maxPrincipals = 100;
         private int maxConnections = 200;
         private ServerLimits limits = ServerLimits.DEFAULT;
+        private int maxCopyRows = DEFAULT_MAX_COPY_ROWS;
 
         private Builder() {}
 
@@ -236,6 +239,20 @@ public final class PgWireServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * The most rows one {@code COPY ... FROM STDIN} writes (default {@value #DEFAULT_MAX_COPY_ROWS});
+         * its bytes are bounded by {@link ServerLimits#maxBodyBytes()}. Past either, the COPY fails
+         * with 54000 and writes nothing (a COPY is checked whole before it is written, so it is held
+         * in memory).
+         */
+        public Builder maxCopyRows(int maxCopyRows) {
+            if (maxCopyRows < 1) {
+                throw new IllegalArgumentException("maxCopyRows must be at least 1, got " + maxCopyRows);
+            }
+            this.maxCopyRows = maxCopyRows;
+            return this;
+        }
+
         public PgWireServer start() {
             boolean owns = connection == null;
             if (owns && clientConfig == null) {
@@ -259,7 +276,8 @@ public final class PgWireServer implements AutoCloseable {
                 CancelRegistry cancels = new CancelRegistry();
                 workers = Executors.newCachedThreadPool(new DefaultThreadFactory("riffle-pgwire-worker", true));
                 int maxMessage = (int) Math.min(Integer.MAX_VALUE, limits.maxBodyBytes());
-                PgServerContext context = new PgServerContext(sessions, cancels, workers, maxConnections);
+                PgServerContext context = new PgServerContext(sessions, cancels, workers, maxConnections,
+                        maxCopyRows);
                 AtomicInteger connections = new AtomicInteger();
                 boss = new NioEventLoopGroup(1, new DefaultThreadFactory("riffle-pgwire-accept", true));
                 events = new NioEventLoopGroup(2, new DefaultThreadFactory("riffle-pgwire-io", true));

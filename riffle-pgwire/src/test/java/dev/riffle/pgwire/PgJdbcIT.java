@@ -6,6 +6,8 @@ import static org.awaitility.Awaitility.await;
 
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
+import java.io.StringReader;
+import java.io.StringWriter;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -33,6 +35,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 import org.postgresql.PGConnection;
+import org.postgresql.copy.CopyIn;
+import org.postgresql.copy.CopyManager;
 import org.postgresql.util.PSQLException;
 
 /**
@@ -234,7 +238,7 @@ class PgJdbcIT {
             assertThat(sqlState(() -> statement.executeQuery("SELEKT 1"))).isEqualTo("42601");
             assertThat(sqlState(() -> statement.executeQuery("SELECT * FROM " + db + ".nothing"))).isEqualTo("42P01");
             assertThat(sqlState(() -> statement.executeQuery("SELECT nope FROM " + db + ".t"))).isEqualTo("42703");
-            assertThat(sqlState(() -> statement.executeQuery("COPY " + db + ".t TO STDOUT"))).isEqualTo("0A000");
+            assertThat(sqlState(() -> statement.execute("COPY " + db + ".t TO '/tmp/riffle-copy'"))).isEqualTo("0A000");
             assertThat(sqlState(() -> statement.executeQuery("SELECT * FROM pg_catalog.pg_class"))).isEqualTo("0A000");
             try (PreparedStatement byId = sql.prepareStatement("SELECT name FROM " + db + ".t WHERE id = ?")) {
                 byId.setString(1, "not a number");
@@ -286,6 +290,189 @@ class PgJdbcIT {
                     .cause().satisfies(e -> assertThat(((SQLException) e).getSQLState()).isEqualTo("57014"));
             // The connection serves the next statement.
             assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + t))).containsExactly("30000");
+        }
+    }
+
+    @Test
+    void copyOutOfAQueryStreamsCsvAndText(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("copyout");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".t (id INT, name STRING, price DECIMAL(10, 2), added DATE,"
+                    + " PRIMARY KEY (id) NOT ENFORCED)");
+            statement.executeUpdate("INSERT INTO " + db + ".t VALUES (1, 'plain', 1.50, DATE '2024-06-01'),"
+                    + " (2, 'with, comma and \"quote\"', NULL, NULL), (3, 'tab\tand\\back', -2.00, DATE '1999-12-31'),"
+                    + " (4, '', 0.00, NULL)");
+            CopyManager copy = sql.unwrap(PGConnection.class).getCopyAPI();
+            StringWriter csv = new StringWriter();
+            long rows = copy.copyOut("COPY (SELECT id, name, price, added FROM " + db + ".t ORDER BY id) TO STDOUT"
+                    + " WITH (FORMAT csv, HEADER)", csv);
+            assertThat(rows).isEqualTo(4);
+            assertThat(csv.toString()).isEqualTo("id,name,price,added\n"
+                    + "1,plain,1.50,2024-06-01\n"
+                    + "2,\"with, comma and \"\"quote\"\"\",,\n"
+                    + "3,tab\tand\\back,-2.00,1999-12-31\n"
+                    + "4,\"\",0.00,\n");
+            StringWriter text = new StringWriter();
+            assertThat(copy.copyOut("COPY (SELECT id, name, price FROM " + db + ".t WHERE id >= 2 ORDER BY id)"
+                    + " TO STDOUT", text)).isEqualTo(3);
+            assertThat(text.toString()).isEqualTo("2\twith, comma and \"quote\"\t\\N\n"
+                    + "3\ttab\\tand\\\\back\t-2.00\n"
+                    + "4\t\t0.00\n");
+            // The session serves the next statement.
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).containsExactly("4");
+        }
+    }
+
+    @Test
+    void copyInWritesTenThousandRowsIntoAPrimaryKeyTable(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("copyin");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".users (id BIGINT, name STRING, score DOUBLE, joined TIMESTAMP(6),"
+                    + " tags ARRAY<STRING>, PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '2')");
+            StringBuilder csv = new StringBuilder("id,name,score,joined,tags\n");
+            for (int i = 0; i < 10_000; i++) {
+                csv.append(i).append(",user ").append(i).append(',').append(i / 4.0).append(",2024-06-01 12:00:")
+                        .append(String.format("%02d", i % 60)).append(".5,\"{a,\"\"b c\"\"}\"\n");
+            }
+            // Row 7 again, later in the data: an upsert keeps the last one.
+            csv.append("7,seven,,,\n");
+            CopyManager copy = sql.unwrap(PGConnection.class).getCopyAPI();
+            long written = copy.copyIn("COPY " + db + ".users FROM STDIN WITH (FORMAT csv, HEADER true)",
+                    new StringReader(csv.toString()));
+            assertThat(written).isEqualTo(10_001);
+            assertThat(rows(statement.executeQuery("SELECT count(*), sum(id) FROM " + db + ".users")))
+                    .containsExactly("10000|49995000");
+            assertThat(rows(statement.executeQuery("SELECT name, score, joined, tags FROM " + db
+                    + ".users WHERE id = 9999"))).containsExactly("user 9999|2499.75|2024-06-01 12:00:39.5|{a,\"b c\"}");
+            assertThat(rows(statement.executeQuery("SELECT name, score FROM " + db + ".users WHERE id = 7")))
+                    .containsExactly("seven|null");
+        }
+    }
+
+    @Test
+    void aMalformedCopyRowFailsTheCopyAndWritesNothing(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("copybad");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".t (id INT, amount INT, note STRING)");
+            CopyManager copy = sql.unwrap(PGConnection.class).getCopyAPI();
+            String data = "1\t10\tfine\n2\t20\tfine\n3\tthirty\tbad\n4\t40\tfine\n";
+            SQLException bad = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> copy.copyIn("COPY " + db + ".t FROM STDIN", new StringReader(data)));
+            assertThat(bad.getSQLState()).isEqualTo("22P02");
+            assertThat(bad.getMessage()).contains("invalid input syntax for type integer: \"thirty\"")
+                    .contains("line 3").contains("column amount");
+            SQLException extra = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> copy.copyIn("COPY " + db + ".t (id, amount) FROM STDIN", new StringReader("1\t2\t3\n")));
+            assertThat(extra.getSQLState()).isEqualTo("22P04");
+            // The client abandons a copy (CopyFail): the server answers one error and writes nothing.
+            CopyIn abandoned = copy.copyIn("COPY " + db + ".t FROM STDIN");
+            byte[] row = "5\t50\tabandoned\n".getBytes(java.nio.charset.StandardCharsets.UTF_8);
+            abandoned.writeToCopy(row, 0, row.length);
+            abandoned.cancelCopy();
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).containsExactly("0");
+        }
+    }
+
+    @Test
+    void aCopyOverTheRowOrByteLimitFailsWith54000(PgWireServer server, org.apache.fluss.client.Connection fluss,
+            TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("copylimit");
+        dev.riffle.server.ServerLimits defaults = dev.riffle.server.ServerLimits.DEFAULT;
+        dev.riffle.server.ServerLimits oneMebibyte = new dev.riffle.server.ServerLimits(1024 * 1024,
+                defaults.requestTimeout(), defaults.scanTimeout(), defaults.maxKeys(), defaults.maxBuckets(),
+                defaults.maxSqlLength());
+        try (PgWireServer limited = PgWireServer.builder().connection(fluss).host("127.0.0.1").port(0).maxCopyRows(100)
+                .limits(oneMebibyte).start();
+                Connection sql = connect(limited); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".t (id INT)");
+            CopyManager copy = sql.unwrap(PGConnection.class).getCopyAPI();
+            StringBuilder data = new StringBuilder();
+            for (int i = 0; i < 101; i++) {
+                data.append(i).append('\n');
+            }
+            SQLException over = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> copy.copyIn("COPY " + db + ".t FROM STDIN", new StringReader(data.toString())));
+            assertThat(over.getSQLState()).isEqualTo("54000");
+            assertThat(over.getMessage()).contains("at most 100 rows");
+            // 2 MiB in 50 rows, over the server's 1 MiB maxBodyBytes.
+            String wide = ("1\t" + "x".repeat(42_000) + "\n").repeat(50);
+            statement.execute("CREATE TABLE " + db + ".wide (id INT, pad STRING)");
+            SQLException tooLarge = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class,
+                    () -> copy.copyIn("COPY " + db + ".wide FROM STDIN", new StringReader(wide)));
+            assertThat(tooLarge.getSQLState()).isEqualTo("54000");
+            assertThat(tooLarge.getMessage()).contains("at most 1048576 bytes");
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".wide"))).containsExactly("0");
+            assertThat(copy.copyIn("COPY " + db + ".t FROM STDIN", new StringReader("1\n2\n"))).isEqualTo(2);
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".t"))).containsExactly("2");
+        }
+    }
+
+    @Test
+    void databaseMetaDataListsTablesColumnsAndPrimaryKeys(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("meta");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".items (id INT, sku STRING, price DECIMAL(10, 2), tags ARRAY<STRING>,"
+                    + " PRIMARY KEY (id, sku) NOT ENFORCED)");
+            statement.execute("CREATE TABLE " + db + ".events (seq BIGINT, at_ms TIMESTAMP_LTZ(3))");
+            statement.execute("CREATE TABLE " + db + ".daily (dt STRING, v DOUBLE) PARTITIONED BY (dt)"
+                    + " WITH ('table.auto-partition.enabled' = 'false')");
+            java.sql.DatabaseMetaData meta = sql.getMetaData();
+
+            List<String> tables = new ArrayList<>();
+            try (ResultSet rs = meta.getTables(null, db, "%", new String[] {"TABLE", "PARTITIONED TABLE"})) {
+                while (rs.next()) {
+                    tables.add(rs.getString("TABLE_SCHEM") + "." + rs.getString("TABLE_NAME") + ":"
+                            + rs.getString("TABLE_TYPE"));
+                }
+            }
+            assertThat(tables).containsExactly(db + ".daily:PARTITIONED TABLE", db + ".events:TABLE",
+                    db + ".items:TABLE");
+            try (ResultSet rs = meta.getTables(null, db, "it%", new String[] {"TABLE"})) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("TABLE_NAME")).isEqualTo("items");
+                assertThat(rs.next()).isFalse();
+            }
+
+            List<String> columns = new ArrayList<>();
+            try (ResultSet rs = meta.getColumns(null, db, "items", "%")) {
+                while (rs.next()) {
+                    columns.add(rs.getString("COLUMN_NAME") + " " + rs.getString("TYPE_NAME") + " "
+                            + rs.getInt("DATA_TYPE") + " " + rs.getInt("COLUMN_SIZE") + "," + rs.getInt("DECIMAL_DIGITS")
+                            + " " + rs.getString("IS_NULLABLE") + " " + rs.getInt("ORDINAL_POSITION"));
+                }
+            }
+            assertThat(columns).containsExactly(
+                    "id int4 " + java.sql.Types.INTEGER + " 10,0 NO 1",
+                    "sku text " + java.sql.Types.VARCHAR + " " + Integer.MAX_VALUE + ",0 NO 2",
+                    "price numeric " + java.sql.Types.NUMERIC + " 10,2 YES 3",
+                    "tags _text " + java.sql.Types.ARRAY + " " + Integer.MAX_VALUE + ",0 YES 4");
+            try (ResultSet rs = meta.getColumns(null, db, "events", "at%")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getString("TYPE_NAME")).isEqualTo("timestamptz");
+                assertThat(rs.getInt("DATA_TYPE")).isEqualTo(java.sql.Types.TIMESTAMP); // pgjdbc reports timestamptz as TIMESTAMP
+                assertThat(rs.next()).isFalse();
+            }
+
+            List<String> keys = new ArrayList<>();
+            try (ResultSet rs = meta.getPrimaryKeys(null, db, "items")) {
+                while (rs.next()) {
+                    keys.add(rs.getString("COLUMN_NAME") + " " + rs.getInt("KEY_SEQ") + " " + rs.getString("PK_NAME"));
+                }
+            }
+            assertThat(keys).containsExactly("id 1 items_pkey", "sku 2 items_pkey");
+            try (ResultSet rs = meta.getPrimaryKeys(null, db, "events")) {
+                assertThat(rs.next()).isFalse();
+            }
         }
     }
 

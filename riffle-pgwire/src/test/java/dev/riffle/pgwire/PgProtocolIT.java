@@ -122,9 +122,9 @@ class PgProtocolIT {
             assertThat(new String(client.readBody('E'), UTF_8)).contains("08P01").contains("Invalid length 2");
             assertEndOfStream(client);
         }
-        // A message type the server does not know.
+        // A message type the server does not serve (a function call).
         try (RawClient client = new RawClient(server)) {
-            client.out.writeByte('d');
+            client.out.writeByte('F');
             client.out.writeInt(4);
             client.out.flush();
             assertThat(new String(client.readBody('E'), UTF_8)).contains("0A000");

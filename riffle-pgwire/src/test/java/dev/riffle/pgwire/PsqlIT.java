@@ -17,6 +17,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
+import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real psql 15 (Debian's postgresql-client) against Riffle's PostgreSQL protocol server, run
@@ -46,6 +47,12 @@ class PsqlIT {
     /** What psql printed and how it exited. */
     record Run(int exitCode, String out, String err) {}
 
+    /** psql's default, aligned output (as a user sees it), for one command. */
+    static Run psqlAligned(PgWireServer server, String command) throws Exception {
+        return run(List.of(PSQL, "-X", "-h", server.clientHost(), "-p", Integer.toString(server.port()), "-U", "riffle",
+                "-d", "riffle", "-c", command));
+    }
+
     static Run psql(PgWireServer server, String... commands) throws Exception {
         List<String> command = new ArrayList<>(List.of(PSQL, "-X", "-A", "-t", "-v", "ON_ERROR_STOP=1",
                 "-h", server.clientHost(), "-p", Integer.toString(server.port()), "-U", "riffle", "-d", "riffle"));
@@ -53,6 +60,10 @@ class PsqlIT {
             command.add("-c");
             command.add(c);
         }
+        return run(command);
+    }
+
+    private static Run run(List<String> command) throws Exception {
         Path out = Files.createTempFile("psql", ".out");
         Path err = Files.createTempFile("psql", ".err");
         try {
@@ -101,6 +112,164 @@ class PsqlIT {
     }
 
     @Test
+    void backslashCopyWritesAFileInTextAndCsv(PgWireServer server, TestNames names, @TempDir Path dir)
+            throws Exception {
+        this.server = server;
+        String db = names.database("psqlcopyout");
+        Run setup = psql(server, "CREATE DATABASE " + db,
+                "CREATE TABLE " + db + ".events (id INT, kind STRING, amount DECIMAL(10, 2), ts TIMESTAMP(6))"
+                        + " WITH ('bucket.num' = '1')",
+                "INSERT INTO " + db + ".events VALUES (1, 'open', 1.50, TIMESTAMP '2024-06-01 12:00:00'),"
+                        + " (2, 'say \"hi\", then\nleave', NULL, NULL),"
+                        + " (3, 'back\\slash\ttab', -0.25, TIMESTAMP '2024-06-01 12:00:00.5')");
+        assertThat(setup.exitCode()).as(setup.err()).isZero();
+
+        Path text = dir.resolve("events.txt");
+        Run out = psql(server, "\\copy " + db + ".events to '" + text + "'");
+        assertThat(out.exitCode()).as(out.err()).isZero();
+        assertThat(out.out().lines()).containsExactly("COPY 3");
+        assertThat(Files.readString(text, UTF_8)).isEqualTo(
+                "1\topen\t1.50\t2024-06-01 12:00:00\n"
+                        + "2\tsay \"hi\", then\\nleave\t\\N\t\\N\n"
+                        + "3\tback\\\\slash\\ttab\t-0.25\t2024-06-01 12:00:00.5\n");
+
+        Path csv = dir.resolve("events.csv");
+        Run outCsv = psql(server, "\\copy (SELECT id, kind, amount FROM " + db + ".events ORDER BY id DESC) to '" + csv
+                + "' with (format csv, header)");
+        assertThat(outCsv.exitCode()).as(outCsv.err()).isZero();
+        assertThat(Files.readString(csv, UTF_8)).isEqualTo(
+                "id,kind,amount\n"
+                        + "3,back\\slash\ttab,-0.25\n"
+                        + "2,\"say \"\"hi\"\", then\nleave\",\n"
+                        + "1,open,1.50\n");
+    }
+
+    @Test
+    void backslashCopyReadsACsvFileAndABadLineWritesNothing(PgWireServer server, TestNames names,
+            @TempDir Path dir) throws Exception {
+        this.server = server;
+        String db = names.database("psqlcopyin");
+        Run setup = psql(server, "CREATE DATABASE " + db,
+                "CREATE TABLE " + db + ".items (id INT, name STRING, price DOUBLE, added DATE,"
+                        + " PRIMARY KEY (id) NOT ENFORCED)");
+        assertThat(setup.exitCode()).as(setup.err()).isZero();
+
+        Path good = dir.resolve("items.csv");
+        Files.writeString(good, "id,name,price,added\n"
+                + "1,lamp,19.5,2024-06-01\n"
+                + "2,\"desk, oak\",250,\n"
+                + "3,\"two\nlines\",,2024-01-31\n", UTF_8);
+        Run in = psql(server, "\\copy " + db + ".items from '" + good + "' with (format csv, header)");
+        assertThat(in.exitCode()).as(in.err()).isZero();
+        assertThat(in.out().lines()).containsExactly("COPY 3");
+        Run select = psql(server, "SELECT id, name, price, added FROM " + db + ".items ORDER BY id");
+        assertThat(select.out()).isEqualTo("1|lamp|19.5|2024-06-01\n2|desk, oak|250|\n3|two\nlines||2024-01-31\n");
+
+        // The old spelling psql users type: CSV HEADER. Line 3 has a price that is no number.
+        Path bad = dir.resolve("bad.csv");
+        Files.writeString(bad, "id,name,price,added\n4,chair,12,2024-06-02\n5,stool,cheap,2024-06-03\n", UTF_8);
+        Run failed = psql(server, "\\copy " + db + ".items from '" + bad + "' csv header");
+        assertThat(failed.exitCode()).isEqualTo(1);
+        assertThat(failed.err()).contains("ERROR:  invalid input syntax for type double precision: \"cheap\"")
+                .contains("line 3").contains("column price");
+        Run unchanged = psql(server, "SELECT count(*) FROM " + db + ".items");
+        assertThat(unchanged.out().lines()).containsExactly("3");
+    }
+
+    @Test
+    void catalogCommandsDescribeFlussTablesAsPostgresTables(PgWireServer server,
+            org.apache.fluss.client.Connection fluss) throws Exception {
+        this.server = server;
+        // A fixed schema name, as the expected text is psql's aligned output; no other test uses it.
+        Run setup = psql(server, "CREATE DATABASE shop",
+                "CREATE TABLE shop.events (id BIGINT, kind STRING, amount DECIMAL(10, 2), seen TIMESTAMP_LTZ(6))",
+                "CREATE TABLE shop.items (id INT, name STRING, price DOUBLE, tags ARRAY<STRING>,"
+                        + " PRIMARY KEY (id) NOT ENFORCED)",
+                "CREATE TABLE shop.daily (dt STRING, id INT, v DOUBLE, PRIMARY KEY (dt, id) NOT ENFORCED)"
+                        + " PARTITIONED BY (dt) WITH ('table.auto-partition.enabled' = 'false')");
+        assertThat(setup.exitCode()).as(setup.err()).isZero();
+        try (org.apache.fluss.client.admin.Admin admin = fluss.getAdmin()) {
+            for (String day : List.of("2024-06-01", "2024-06-02")) {
+                admin.createPartition(org.apache.fluss.metadata.TablePath.of("shop", "daily"),
+                        new org.apache.fluss.metadata.PartitionSpec(java.util.Map.of("dt", day)), false).get();
+            }
+        }
+
+        assertThat(aligned(server, "\\dn shop")).isEqualTo("""
+                List of schemas
+                 Name | Owner\s
+                ------+-------
+                 shop |\s
+                (1 row)
+
+                """);
+        assertThat(aligned(server, "\\dt shop.*")).isEqualTo("""
+                              List of relations
+                 Schema |  Name  |       Type        | Owner\s
+                --------+--------+-------------------+-------
+                 shop   | daily  | partitioned table |\s
+                 shop   | events | table             |\s
+                 shop   | items  | table             |\s
+                (3 rows)
+
+                """);
+        assertThat(aligned(server, "\\d shop.items")).isEqualTo("""
+                                     Table "shop.items"
+                 Column |       Type       | Collation | Nullable | Default\s
+                --------+------------------+-----------+----------+---------
+                 id     | integer          |           | not null |\s
+                 name   | text             |           |          |\s
+                 price  | double precision |           |          |\s
+                 tags   | text[]           |           |          |\s
+                Indexes:
+                    "items_pkey" PRIMARY KEY, btree (id)
+
+                """);
+        assertThat(aligned(server, "\\d shop.events")).isEqualTo("""
+                                        Table "shop.events"
+                 Column |           Type           | Collation | Nullable | Default\s
+                --------+--------------------------+-----------+----------+---------
+                 id     | bigint                   |           |          |\s
+                 kind   | text                     |           |          |\s
+                 amount | numeric(10,2)            |           |          |\s
+                 seen   | timestamp with time zone |           |          |\s
+
+                """);
+        assertThat(aligned(server, "\\d shop.daily")).isEqualTo("""
+                               Partitioned table "shop.daily"
+                 Column |       Type       | Collation | Nullable | Default\s
+                --------+------------------+-----------+----------+---------
+                 dt     | text             |           | not null |\s
+                 id     | integer          |           | not null |\s
+                 v      | double precision |           |          |\s
+                Partition key: LIST (dt)
+                Indexes:
+                    "daily_pkey" PRIMARY KEY, btree (dt, id)
+                Number of partitions: 2 (Use \\d+ to list them.)
+
+                """);
+        Run databases = psqlAligned(server, "\\l");
+        assertThat(databases.exitCode()).as(databases.err()).isZero();
+        assertThat(databases.out()).contains(" riffle |       | UTF8     | C       | C     |");
+        // Every schema is listed by a plain \dt (Riffle has no search path).
+        Run all = psql(server, "\\dt");
+        assertThat(all.exitCode()).as(all.err()).isZero();
+        assertThat(all.out().lines()).contains("shop|events|table|", "shop|items|table|");
+
+        Run missing = psqlAligned(server, "\\d shop.nothing");
+        assertThat(missing.err()).contains("Did not find any relation named \"shop.nothing\"");
+        Run unknown = psqlAligned(server, "\\df");
+        assertThat(unknown.err()).contains("Riffle does not serve queries on the PostgreSQL system catalogs");
+    }
+
+    private static String aligned(PgWireServer server, String command) throws Exception {
+        Run run = psqlAligned(server, command);
+        assertThat(run.exitCode()).as(run.err()).isZero();
+        assertThat(run.err()).isEmpty();
+        return run.out();
+    }
+
+    @Test
     void severalStatementsInOneCommand(PgWireServer server) throws Exception {
         this.server = server;
         Run run = psql(server, "SET application_name = 'psql-it'; SHOW application_name; SELECT 1 AS n;"
@@ -120,8 +289,8 @@ class PsqlIT {
         assertThat(missing.err()).startsWith("ERROR:  ").contains("not found");
         assertThat(missing.err()).doesNotContain("\tat "); // no stack trace on the wire
 
-        Run unsupported = psql(server, "COPY x TO STDOUT");
+        Run unsupported = psql(server, "COPY " + db + ".t TO '/tmp/riffle-copy'");
         assertThat(unsupported.exitCode()).isEqualTo(1);
-        assertThat(unsupported.err()).contains("Riffle does not serve COPY");
+        assertThat(unsupported.err()).contains("Riffle does not serve COPY TO a file");
     }
 }

@@ -69,6 +69,14 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             return 't';
         } else if (message instanceof BackendMessage.PortalSuspended) {
             return 's';
+        } else if (message instanceof BackendMessage.CopyOutResponse) {
+            return 'H';
+        } else if (message instanceof BackendMessage.CopyInResponse) {
+            return 'G';
+        } else if (message instanceof BackendMessage.CopyData) {
+            return 'd';
+        } else if (message instanceof BackendMessage.CopyDone) {
+            return 'c';
         }
         throw new IllegalArgumentException("No encoding for " + message);
     }
@@ -115,13 +123,28 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             field(out, 'C', error.sqlState());
             field(out, 'M', error.message());
             out.writeByte(0);
+        } else if (message instanceof BackendMessage.CopyOutResponse copy) {
+            copyResponse(out, copy.columns());
+        } else if (message instanceof BackendMessage.CopyInResponse copy) {
+            copyResponse(out, copy.columns());
+        } else if (message instanceof BackendMessage.CopyData data) {
+            out.writeBytes(data.data());
         } else if (message instanceof BackendMessage.ParameterDescription parameters) {
             out.writeShort(parameters.typeOids().size());
             for (int oid : parameters.typeOids()) {
                 out.writeInt(oid);
             }
         }
-        // ParseComplete, BindComplete, CloseComplete, NoData, PortalSuspended, EmptyQueryResponse: no body.
+        // ParseComplete, BindComplete, CloseComplete, NoData, PortalSuspended, EmptyQueryResponse, CopyDone: no body.
+    }
+
+    /** Overall format 0 (text), then each column's format: text. */
+    private static void copyResponse(ByteBuf out, int columns) {
+        out.writeByte(0);
+        out.writeShort(columns);
+        for (int c = 0; c < columns; c++) {
+            out.writeShort(0);
+        }
     }
 
     private static void field(ByteBuf out, char code, String value) {

@@ -102,6 +102,26 @@ public sealed interface BackendMessage {
 
     record PortalSuspended() implements BackendMessage {}
 
+    /**
+     * The server starts sending COPY TO STDOUT data (text format, as every column is).
+     *
+     * @param columns how many columns each row has
+     */
+    record CopyOutResponse(int columns) implements BackendMessage {}
+
+    /** The server is ready for COPY FROM STDIN data of {@code columns} columns (text format). */
+    record CopyInResponse(int columns) implements BackendMessage {}
+
+    /** A piece of COPY TO STDOUT data: Riffle sends one row (one line) per message. */
+    record CopyData(byte[] data) implements BackendMessage {
+        public CopyData {
+            requireNonNull(data, "data is null");
+        }
+    }
+
+    /** The end of COPY TO STDOUT data. */
+    record CopyDone() implements BackendMessage {}
+
     /** The transaction status ReadyForQuery reports. */
     enum TransactionStatus {
         IDLE('I'), IN_TRANSACTION('T'), FAILED('E');

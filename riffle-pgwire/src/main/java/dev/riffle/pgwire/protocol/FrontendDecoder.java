@@ -127,6 +127,13 @@ public final class FrontendDecoder extends ByteToMessageDecoder {
             case 'H' -> new FrontendMessage.Flush();
             case 'X' -> new FrontendMessage.Terminate();
             case 'p' -> new FrontendMessage.Password(string(body, "the password"));
+            case 'd' -> {
+                byte[] data = new byte[body.readableBytes()];
+                body.readBytes(data);
+                yield new FrontendMessage.CopyData(data);
+            }
+            case 'c' -> new FrontendMessage.CopyDone();
+            case 'f' -> new FrontendMessage.CopyFail(string(body, "the COPY failure message"));
             default -> new FrontendMessage.Unsupported(type);
         };
         return Optional.of(message);

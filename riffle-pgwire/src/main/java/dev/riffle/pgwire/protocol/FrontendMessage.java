@@ -118,7 +118,29 @@ public sealed interface FrontendMessage {
     /** The client is leaving. */
     record Terminate() implements FrontendMessage {}
 
-    /** A typed message Riffle does not serve (COPY data, function calls, ...): answered with an error. */
+    /** A chunk of COPY FROM STDIN data (rows need not align with messages). */
+    record CopyData(byte[] data) implements FrontendMessage {
+        public CopyData {
+            requireNonNull(data, "data is null");
+        }
+
+        @Override
+        public String toString() {
+            return "CopyData[" + data.length + " bytes]";
+        }
+    }
+
+    /** The client sent all of its COPY FROM STDIN data. */
+    record CopyDone() implements FrontendMessage {}
+
+    /** The client abandons its COPY FROM STDIN, saying why. */
+    record CopyFail(String message) implements FrontendMessage {
+        public CopyFail {
+            requireNonNull(message, "message is null");
+        }
+    }
+
+    /** A typed message Riffle does not serve (function calls, ...): answered with an error. */
     record Unsupported(char type) implements FrontendMessage {}
 
 }

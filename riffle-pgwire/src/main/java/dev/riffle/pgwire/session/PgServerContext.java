@@ -10,8 +10,10 @@ import java.util.concurrent.Executor;
  * sessions reachable by cancel requests, the pool connection workers run on, and the limits.
  *
  * @param maxConnections how many clients may be connected at once
+ * @param maxCopyRows the most rows one COPY FROM STDIN writes
  */
-public record PgServerContext(Sessions sessions, CancelRegistry cancels, Executor workers, int maxConnections) {
+public record PgServerContext(Sessions sessions, CancelRegistry cancels, Executor workers, int maxConnections,
+        int maxCopyRows) {
     public PgServerContext {
         requireNonNull(sessions, "sessions is null");
         requireNonNull(cancels, "cancels is null");

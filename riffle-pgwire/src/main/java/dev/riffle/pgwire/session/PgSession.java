@@ -3,10 +3,14 @@ package dev.riffle.pgwire.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.PgErrors;
+import dev.riffle.pgwire.catalog.CatalogAnswer;
+import dev.riffle.pgwire.catalog.FlussCatalog;
+import dev.riffle.pgwire.copy.CopyRowDecoder;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.BackendMessage.TransactionStatus;
 import dev.riffle.pgwire.protocol.FrontendMessage;
 import dev.riffle.pgwire.sql.CommandTags;
+import dev.riffle.pgwire.sql.CopyCommand;
 import dev.riffle.pgwire.sql.LocalStatement;
 import dev.riffle.pgwire.sql.LocalStatements;
 import dev.riffle.pgwire.sql.Placeholders;
@@ -28,6 +32,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,6 +67,12 @@ public final class PgSession implements AutoCloseable {
     private boolean skipUntilSync;
     private final Map<String, Prepared> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
+    /** Answers psql's catalog queries; remembers the OIDs of the tables they named. */
+    private final FlussCatalog catalog = new FlussCatalog();
+    /** The COPY FROM STDIN receiving the client's data, if one does. */
+    private CopyIn copyIn;
+    /** The statements of the simple query after that COPY, run once it ends. */
+    private List<String> afterCopy = List.of();
     /**
      * The cancellation of what the session runs now: renewed at each ReadyForQuery, so a cancel
      * request reaches every statement of the client's current query (or extended-query batch),
@@ -174,6 +186,14 @@ public final class PgSession implements AutoCloseable {
     // ---- queries
 
     private void ready(FrontendMessage message) {
+        if (copyIn != null) {
+            copyMessage(message);
+            return;
+        }
+        if (message instanceof FrontendMessage.CopyData || message instanceof FrontendMessage.CopyDone
+                || message instanceof FrontendMessage.CopyFail) {
+            return; // as PostgreSQL: what a client still sends of a COPY that failed is dropped
+        }
         if (message instanceof FrontendMessage.Terminate) {
             out.closeConnection();
             close();
@@ -212,7 +232,7 @@ public final class PgSession implements AutoCloseable {
                 closeObject(close);
             } else if (message instanceof FrontendMessage.Unsupported unsupported) {
                 throw new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle does not serve protocol message '"
-                        + unsupported.type() + "' (COPY and function calls are not supported)");
+                        + unsupported.type() + "' (function calls are not supported)");
             } else {
                 throw new PgException(PgException.PROTOCOL_VIOLATION, "Unexpected message " + message);
             }
@@ -239,9 +259,30 @@ public final class PgSession implements AutoCloseable {
         if (parts.isEmpty()) {
             out.send(new BackendMessage.EmptyQueryResponse());
         }
-        for (String statement : parts) {
+        if (runStatements(parts)) {
+            readyForQuery();
+        }
+    }
+
+    /**
+     * Runs the statements of a simple query in order, stopping at the first error.
+     *
+     * @return false when a COPY FROM STDIN now waits for the client's data (the rest runs after it)
+     */
+    private boolean runStatements(List<String> parts) {
+        for (int i = 0; i < parts.size(); i++) {
+            String statement = parts.get(i);
             try {
                 Prepared prepared = prepare("", statement, List.of(), false);
+                if (prepared.plan() instanceof Prepared.Plan.Local local
+                        && local.statement() instanceof LocalStatement.Copy copy) {
+                    if (copy.command().in()) {
+                        startCopyIn(copy.command(), parts.subList(i + 1, parts.size()));
+                        return false;
+                    }
+                    copyOut(copy.command());
+                    continue;
+                }
                 try (Portal portal = new Portal(prepared, List.of(), List.of())) {
                     if (!prepared.columns().isEmpty()) {
                         out.send(rowDescription(prepared.columns(), List.of()));
@@ -255,7 +296,113 @@ public final class PgSession implements AutoCloseable {
                 break;
             }
         }
-        readyForQuery();
+        return true;
+    }
+
+    // ---- COPY
+
+    private void checkNotFailed() {
+        if (transaction == TransactionStatus.FAILED) {
+            throw new PgException("25P02", "current transaction is aborted, commands ignored until end of transaction"
+                    + " block");
+        }
+    }
+
+    /** COPY ... TO STDOUT: the rows of the query (or table) streamed as CopyData, then {@code COPY n}. */
+    private void copyOut(CopyCommand command) {
+        checkNotFailed();
+        String sql = command.source() instanceof CopyCommand.Source.Query query ? query.sql()
+                : ((CopyCommand.Source.Table) command.source()).selectSql();
+        RequestContext request = open("PostgreSQL COPY TO STDOUT");
+        SqlResult result;
+        try {
+            result = SqlStatements.run(request, sql, List.of());
+        } catch (SQLException e) {
+            request.close();
+            throw new SqlFailure(e, sql);
+        } catch (RuntimeException e) {
+            request.close();
+            throw e;
+        }
+        if (!(result instanceof SqlResult.Rows rows)) {
+            result.close();
+            request.close();
+            throw new PgException("42601", "COPY (query) TO STDOUT needs a query that answers rows: " + abbreviate(sql));
+        }
+        try (CopyOut copy = new CopyOut(request, rows, command.options())) {
+            long sent = copy.send(out, running);
+            out.send(new BackendMessage.CommandComplete("COPY " + sent));
+        }
+    }
+
+    /** COPY ... FROM STDIN: answers CopyInResponse; the client's CopyData follows. */
+    private void startCopyIn(CopyCommand command, List<String> rest) {
+        checkNotFailed();
+        CopyCommand.Source.Table source = (CopyCommand.Source.Table) command.source();
+        RequestContext request = open("PostgreSQL COPY FROM STDIN");
+        try {
+            TablePath path = TablePath.of(source.schema().name(), source.table().name());
+            TableInfo table = request.tableInfo(path);
+            CopyRowDecoder decoder = CopyRowDecoder.of(table, source.columns().stream()
+                    .map(CopyCommand.Identifier::name).toList());
+            copyIn = new CopyIn(request, table, decoder, command.options(), context.maxCopyRows());
+        } catch (RuntimeException e) {
+            request.close();
+            throw e;
+        }
+        afterCopy = List.copyOf(rest);
+        out.send(new BackendMessage.CopyInResponse(copyIn.columns()));
+        out.flush();
+    }
+
+    /** A message while COPY FROM STDIN runs: data, its end, or its failure; Flush and Sync are ignored, as in PostgreSQL. */
+    private void copyMessage(FrontendMessage message) {
+        if (message instanceof FrontendMessage.CopyData data) {
+            copyIn.data(data.data());
+            return;
+        }
+        if (message instanceof FrontendMessage.Flush || message instanceof FrontendMessage.Sync) {
+            return;
+        }
+        if (message instanceof FrontendMessage.Terminate) {
+            endCopy();
+            out.closeConnection();
+            close();
+            return;
+        }
+        boolean more = false;
+        try {
+            if (message instanceof FrontendMessage.CopyDone) {
+                long written = copyIn.finish(running);
+                out.send(new BackendMessage.CommandComplete("COPY " + written));
+                more = true;
+            } else if (message instanceof FrontendMessage.CopyFail fail) {
+                throw new PgException(PgException.QUERY_CANCELED, "COPY from stdin failed: " + fail.message()
+                        + " (nothing was written)");
+            } else {
+                throw new PgException(PgException.PROTOCOL_VIOLATION, "unexpected message during COPY from stdin: "
+                        + message + " (nothing was written)");
+            }
+        } catch (Outbound.ClientGoneException e) {
+            throw e;
+        } catch (RuntimeException e) {
+            error(e, Optional.empty());
+        } finally {
+            endCopy();
+        }
+        List<String> rest = afterCopy;
+        afterCopy = List.of();
+        if (!more || rest.isEmpty() || runStatements(rest)) {
+            readyForQuery();
+        }
+    }
+
+    private void endCopy() {
+        if (copyIn != null) {
+            CopyIn ending = copyIn;
+            copyIn = null;
+            ending.close();
+        }
     }
 
     private void parse(FrontendMessage.Parse parse) {
@@ -276,9 +423,14 @@ public final class PgSession implements AutoCloseable {
             return new Prepared(name, sql, new Prepared.Plan.Empty(), declaredTypes(declared, 0), List.of(), List.of());
         }
         Optional<LocalStatement> local = LocalStatements.recognize(sql);
+        if (local.isPresent() && local.get() instanceof LocalStatement.Copy && shape) {
+            throw new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle serves COPY in the simple query protocol"
+                    + " (psql's \\copy, pgjdbc's CopyManager), not as a prepared statement");
+        }
         if (local.isPresent()) {
-            List<Prepared.Column> columns = local.get().column().map(c -> List.of(Prepared.textColumn(c)))
-                    .orElse(List.of());
+            List<Prepared.Column> columns = local.get() instanceof LocalStatement.Catalog catalogQuery
+                    ? catalogQuery.query().kind().columns().stream().map(Prepared::textColumn).toList()
+                    : local.get().column().map(c -> List.of(Prepared.textColumn(c))).orElse(List.of());
             return new Prepared(name, sql, new Prepared.Plan.Local(local.get()), declaredTypes(declared, 0), List.of(),
                     columns);
         }
@@ -345,6 +497,12 @@ public final class PgSession implements AutoCloseable {
                     + " parameter formats but " + expected + " parameters");
         }
         List<Object> values = new ArrayList<>();
+        if (statement.plan() instanceof Prepared.Plan.Local local && local.statement() instanceof LocalStatement.Catalog) {
+            // A catalog query's parameters are name patterns: text (a varchar's binary form is its text too).
+            for (Optional<byte[]> value : bind.parameters()) {
+                values.add(value.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(null));
+            }
+        }
         if (statement.plan() instanceof Prepared.Plan.Sql sql) {
             List<Integer> order = sql.placeholders().order();
             for (int i = 0; i < order.size(); i++) {
@@ -516,6 +674,21 @@ public final class PgSession implements AutoCloseable {
                 case "current_schema" -> null; // Riffle sessions have no default schema: tables are schema.table
                 default -> user;
             }, portal);
+        } else if (statement instanceof LocalStatement.Catalog query) {
+            CatalogAnswer answer;
+            try (RequestContext request = open("PostgreSQL catalog query")) {
+                answer = catalog.answer(query.query().bind(portal.parameters().stream()
+                        .map(value -> Optional.ofNullable((String) value)).toList()), request);
+            }
+            for (List<Optional<String>> row : answer.rows()) {
+                // Every catalog value is text, whose binary form is its UTF-8 bytes too.
+                out.send(new BackendMessage.DataRow(row.stream().map(v -> v.map(t -> t.getBytes(StandardCharsets.UTF_8)))
+                        .toList()));
+            }
+            portal.complete(CommandTags.rows(answer.rows().size()));
+        } else if (statement instanceof LocalStatement.Copy) {
+            throw new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle serves COPY in the simple query protocol"
+                    + " only");
         } else if (statement instanceof LocalStatement.Unsupported unsupported) {
             throw new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle does not serve " + unsupported.what()
                     + " yet: " + abbreviate(portal.statement().sql()));
@@ -632,6 +805,7 @@ public final class PgSession implements AutoCloseable {
         }
         phase = Phase.CLOSED;
         try {
+            endCopy();
             closePortals();
             statements.clear();
         } finally {

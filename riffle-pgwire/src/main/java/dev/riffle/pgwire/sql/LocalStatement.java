@@ -2,6 +2,7 @@ package dev.riffle.pgwire.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.pgwire.catalog.CatalogQuery;
 import java.util.Optional;
 
 /**
@@ -67,6 +68,20 @@ public sealed interface LocalStatement {
         @Override
         public Optional<String> column() {
             return Optional.of(function);
+        }
+    }
+
+    /** A COPY TO STDOUT or FROM STDIN, run by the session's COPY sub-protocol. */
+    record Copy(CopyCommand command) implements LocalStatement {
+        public Copy {
+            requireNonNull(command, "command is null");
+        }
+    }
+
+    /** One of psql's catalog queries, answered from Fluss metadata. */
+    record Catalog(CatalogQuery query) implements LocalStatement {
+        public Catalog {
+            requireNonNull(query, "query is null");
         }
     }
 

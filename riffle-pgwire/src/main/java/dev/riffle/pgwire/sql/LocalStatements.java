@@ -1,14 +1,20 @@
 package dev.riffle.pgwire.sql;
 
+import dev.riffle.pgwire.catalog.CatalogQuery;
+import dev.riffle.pgwire.catalog.PgjdbcMetadataQueries;
+import dev.riffle.pgwire.catalog.PsqlCatalogQueries;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * Recognizes the statements the PostgreSQL layer answers itself ({@link LocalStatement}); every
- * other statement goes to the SQL engine. Also recognizes what Riffle does not serve in this
- * phase (COPY, cursors, server-side PREPARE, catalog queries on {@code pg_catalog} and
+ * Recognizes the statements the PostgreSQL layer answers itself ({@link LocalStatement}): session
+ * statements, COPY, and the catalog queries of psql and pgjdbc it answers from Fluss metadata;
+ * every other statement goes to the SQL engine. Also recognizes what Riffle does not serve
+ * (cursors, server-side PREPARE, other catalog queries on {@code pg_catalog} and
  * {@code information_schema}, ...) so that it is refused clearly rather than with a parse error.
  *
  * <pre>{@code
@@ -17,6 +23,7 @@ import java.util.regex.Pattern;
  * }</pre>
  */
 public final class LocalStatements {
+    private static final Logger LOG = LoggerFactory.getLogger(LocalStatements.class);
     private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.DOTALL;
     private static final Pattern SET_IGNORED = Pattern.compile(
             "SET\\s+(SESSION\\s+CHARACTERISTICS\\s+AS\\s+)?TRANSACTION\\b.*", FLAGS);
@@ -36,7 +43,7 @@ public final class LocalStatements {
             "SELECT\\s+(?:pg_catalog\\.)?(version|current_schema|current_database|current_catalog|current_user"
                     + "|session_user|user)\\s*(\\(\\s*\\))?(\\s+AS\\s+\"?(\\w+)\"?)?", FLAGS);
     private static final Pattern UNSUPPORTED_COMMAND = Pattern.compile(
-            "(COPY|LISTEN|UNLISTEN|NOTIFY|DECLARE|FETCH|MOVE|CLOSE|PREPARE|EXECUTE|DEALLOCATE|VACUUM|ANALYZE|LOCK"
+            "(LISTEN|UNLISTEN|NOTIFY|DECLARE|FETCH|MOVE|CLOSE|PREPARE|EXECUTE|DEALLOCATE|VACUUM|ANALYZE|LOCK"
                     + "|SAVEPOINT|RELEASE|ROLLBACK\\s+TO|GRANT|REVOKE|CHECKPOINT|CLUSTER|REINDEX|COMMENT|DO|CALL)\\b.*",
             FLAGS);
     private static final Pattern CATALOG = Pattern.compile(
@@ -103,10 +110,21 @@ public final class LocalStatements {
                 return Optional.of(new LocalStatement.SessionFunction(function));
             }
         }
+        if (CopyCommand.isCopy(sql)) {
+            return Optional.of(new LocalStatement.Copy(CopyCommand.parse(statement)));
+        }
         if (UNSUPPORTED_COMMAND.matcher(sql).matches()) {
             return Optional.of(new LocalStatement.Unsupported(sql.split("\\s+")[0].toUpperCase(Locale.ROOT)));
         }
+        String query = sql;
+        Optional<CatalogQuery> catalog = PsqlCatalogQueries.recognize(query)
+                .or(() -> PgjdbcMetadataQueries.recognize(query));
+        if (catalog.isPresent()) {
+            return Optional.of(new LocalStatement.Catalog(catalog.get()));
+        }
         if (CATALOG.matcher(sql).find()) {
+            // Logged so that the catalog queries a client sends can be seen (and, one day, answered).
+            LOG.debug("Catalog query not answered: {}", sql);
             return Optional.of(new LocalStatement.Unsupported("queries on the PostgreSQL system catalogs"
                     + " (pg_catalog, information_schema)"));
         }

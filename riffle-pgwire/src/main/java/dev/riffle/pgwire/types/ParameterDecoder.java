@@ -145,7 +145,7 @@ public final class ParameterDecoder {
         return number.longValue();
     }
 
-    private static Boolean bool(String text) {
+    static Boolean bool(String text) {
         return switch (text.toLowerCase(Locale.ROOT)) {
             case "t", "true", "y", "yes", "on", "1" -> true;
             case "f", "false", "n", "no", "off", "0" -> false;
@@ -153,7 +153,7 @@ public final class ParameterDecoder {
         };
     }
 
-    private static String floatText(String text) {
+    static String floatText(String text) {
         return switch (text.toLowerCase(Locale.ROOT)) {
             case "infinity", "+infinity", "inf" -> "Infinity";
             case "-infinity", "-inf" -> "-Infinity";
@@ -163,7 +163,7 @@ public final class ParameterDecoder {
     }
 
     /** bytea text: {@code \x} hex, or the escape format (plain bytes with {@code \\} and octal {@code \nnn}). */
-    private static byte[] bytea(String text) {
+    static byte[] bytea(String text) {
         if (text.startsWith("\\x") || text.startsWith("\\X")) {
             return HexFormat.of().parseHex(text.substring(2));
         }
@@ -186,7 +186,7 @@ public final class ParameterDecoder {
     }
 
     /** A timestamp literal; with an offset, a timestamptz one is moved to UTC and a plain one keeps its local time. */
-    private static LocalDateTime localDateTime(String text, boolean instant) {
+    static LocalDateTime localDateTime(String text, boolean instant) {
         var parsed = TIMESTAMP.parseBest(text, OffsetDateTime::from, LocalDateTime::from);
         if (parsed instanceof OffsetDateTime offset) {
             return instant ? offset.withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime() : offset.toLocalDateTime();
