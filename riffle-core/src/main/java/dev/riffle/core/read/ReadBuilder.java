@@ -368,19 +368,34 @@ public final class ReadBuilder {
      * @throws InvalidReadException for a read that is not a log or changelog read
      */
     public Map<BucketRef, Long> stopOffsets() {
+        return offsetsByBucket(true);
+    }
+
+    /**
+     * Where a log or changelog read made now would start in each bucket it covers (its
+     * {@link #from}: the earliest offsets unless told), asked of the bucket leaders with the same
+     * retries as a read's own start; {@link #stopOffsets} is its pair.
+     *
+     * @throws InvalidReadException for a read that is not a log or changelog read
+     */
+    public Map<BucketRef, Long> startOffsets() {
+        return offsetsByBucket(false);
+    }
+
+    private Map<BucketRef, Long> offsetsByBucket(boolean stops) {
         ReadPath path = path();
         if (path != ReadPath.LOG_SCAN && path != ReadPath.CHANGELOG_SCAN) {
-            throw new InvalidReadException("Only log and changelog reads stop at offsets; this read of "
+            throw new InvalidReadException("Only log and changelog reads start and stop at offsets; this read of "
                     + table.getTablePath() + " is a " + path);
         }
         Admin admin = RetryingAdmin.of(connection);
         List<ScopedBucket> scope = scope(admin, spec.filter(), spec.until());
         OffsetsResolver offsets = new OffsetsResolver(admin, table, partitionId ->
                 connection.getMetadataUpdater().updateTableOrPartitionMetadata(table.getTablePath(), partitionId));
-        Map<TableBucket, Long> stops = offsets.stop(spec.until(), scope);
+        Map<TableBucket, Long> found = stops ? offsets.stop(spec.until(), scope) : offsets.start(spec.from(), scope);
         Map<BucketRef, Long> byRef = new LinkedHashMap<>();
         for (ScopedBucket bucket : scope) {
-            byRef.put(bucket.ref(), stops.get(bucket.bucket()));
+            byRef.put(bucket.ref(), found.get(bucket.bucket()));
         }
         return byRef;
     }

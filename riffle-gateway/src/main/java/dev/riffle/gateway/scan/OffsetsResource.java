@@ -1,6 +1,7 @@
 package dev.riffle.gateway.scan;
 
 import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.Render;
@@ -17,9 +18,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.stream.IntStream;
-import org.apache.fluss.client.admin.ListOffsetsResult;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.exception.LakeTableSnapshotNotExistException;
 import org.apache.fluss.metadata.PartitionInfo;
@@ -41,21 +39,21 @@ public final class OffsetsResource {
         TableInfo table = request.tableInfo(Requests.tablePath(ctx));
         Optional<LakeSnapshot> lake = lakeSnapshot(request, table);
         List<Map<String, Object>> buckets = new ArrayList<>();
-        List<Integer> ids = IntStream.range(0, table.getNumBuckets()).boxed().toList();
+        // Through the read façade: it asks the leaders with retries and a per-try timeout (Fluss
+        // 0.9.1's own listOffsets never completes when its request to a stopped leader fails).
+        ReadBuilder log = table.hasPrimaryKey() ? request.riffle().table(table).read().changelog()
+                : request.riffle().table(table).read().log();
+        Map<BucketRef, Long> first = log.startOffsets();
+        Map<BucketRef, Long> last = log.stopOffsets();
         if (table.isPartitioned()) {
             List<PartitionInfo> partitions = request.await(request.admin().listPartitionInfos(table.getTablePath()),
                     "Listing partitions of " + table.getTablePath());
             partitions.sort(Comparator.comparing(PartitionInfo::getPartitionName));
             for (PartitionInfo partition : partitions) {
-                String name = partition.getPartitionName();
-                addBuckets(request, buckets, table, Optional.of(partition), lake,
-                        request.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.EarliestSpec()),
-                        request.admin().listOffsets(table.getTablePath(), name, ids, new OffsetSpec.LatestSpec()));
+                addBuckets(buckets, table, Optional.of(partition), lake, first, last);
             }
         } else {
-            addBuckets(request, buckets, table, Optional.empty(), lake,
-                    request.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.EarliestSpec()),
-                    request.admin().listOffsets(table.getTablePath(), ids, new OffsetSpec.LatestSpec()));
+            addBuckets(buckets, table, Optional.empty(), lake, first, last);
         }
         Map<String, Object> result = new LinkedHashMap<>();
         result.put("table", table.getTablePath().toString());
@@ -64,12 +62,8 @@ public final class OffsetsResource {
         Render.json(ctx, 200, result);
     }
 
-    private static void addBuckets(RequestContext request, List<Map<String, Object>> out, TableInfo table, Optional<PartitionInfo> partition,
-            Optional<LakeSnapshot> lake, ListOffsetsResult earliest, ListOffsetsResult latest) {
-        String what = "Listing offsets of " + table.getTablePath()
-                + partition.map(p -> " partition " + p.getPartitionName()).orElse("");
-        Map<Integer, Long> first = request.await(earliest.all(), what);
-        Map<Integer, Long> last = request.await(latest.all(), what);
+    private static void addBuckets(List<Map<String, Object>> out, TableInfo table, Optional<PartitionInfo> partition,
+            Optional<LakeSnapshot> lake, Map<BucketRef, Long> first, Map<BucketRef, Long> last) {
         for (int bucket = 0; bucket < table.getNumBuckets(); bucket++) {
             Long partitionId = partition.map(PartitionInfo::getPartitionId).orElse(null);
             TableBucket id = new TableBucket(table.getTableId(), partitionId, bucket);
@@ -78,8 +72,8 @@ public final class OffsetsResource {
             entry.put("key", BucketKeys.key(ref));
             partition.ifPresent(p -> entry.put("partition", p.getPartitionName()));
             entry.put("bucket", bucket);
-            entry.put("earliest", first.get(bucket));
-            entry.put("latest", last.get(bucket));
+            entry.put("earliest", first.get(ref));
+            entry.put("latest", last.get(ref));
             entry.put("lake", lake.map(s -> s.getTableBucketsOffset().get(id)).orElse(null));
             out.add(entry);
         }
