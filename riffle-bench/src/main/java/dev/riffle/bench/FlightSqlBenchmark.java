@@ -73,7 +73,7 @@ import org.apache.fluss.types.DataTypes;
  * ({@code scan,lookup,ingest}, the default).
  */
 public final class FlightSqlBenchmark {
-    private static final int BUCKETS = 4;
+    private static final int BUCKETS = BenchTables.BUCKETS;
     private static final int KEYS = 100_000;
     private static final int LOOKUPS = 2_000;
     private static final int WARMUP = 500;
@@ -99,7 +99,7 @@ public final class FlightSqlBenchmark {
                         .host("127.0.0.1").port(0).meterRegistry(serverMetrics).start();
                 BufferAllocator floorAllocator = new RootAllocator();
                 FlightProtocolFloor floor = FlightProtocolFloor.start(floorAllocator)) {
-            prepare(connection, rows);
+            BenchTables.create(connection, rows, KEYS);
             String location = flight.location().getUri().toString();
             String bootstrap = cluster.bootstrapServers();
             System.out.printf(Locale.ROOT, "Flight SQL vs in-process, %,d scan rows in %d buckets, %,d keys, %,d ingest"
@@ -139,24 +139,24 @@ public final class FlightSqlBenchmark {
                 }
             }
             if (parts.contains("scan")) {
-                double scan = median(scanFlight) / median(scanRiffle);
+                double scan = Median.of(scanFlight) / Median.of(scanRiffle);
                 System.out.printf(Locale.ROOT, "median scan: Flight SQL %.2f M rows/s, in-process %.2f M rows/s: %.2fx"
-                        + " (target >= 0.8x): %s%n", median(scanFlight) / 1e6, median(scanRiffle) / 1e6, scan,
+                        + " (target >= 0.8x): %s%n", Median.of(scanFlight) / 1e6, Median.of(scanRiffle) / 1e6, scan,
                         scan >= 0.8 ? "met" : "NOT met");
             }
             if (parts.contains("lookup")) {
-                double lookup = median(lookupFlight) / median(lookupJava);
+                double lookup = Median.of(lookupFlight) / Median.of(lookupJava);
                 System.out.printf(Locale.ROOT, "median point query p50: Flight SQL %.3f ms, Lookuper %.3f ms: %.2fx"
-                        + " (target <= 2x): %s%n", median(lookupFlight), median(lookupJava), lookup,
+                        + " (target <= 2x): %s%n", Median.of(lookupFlight), Median.of(lookupJava), lookup,
                         lookup <= 2 ? "met" : "NOT met");
                 System.out.printf(Locale.ROOT, "median point query p50 against a Flight SQL server that answers from"
                         + " memory (the protocol's floor with this client): %.3f ms: %.2fx the Lookuper%n",
-                        median(lookupFloor), median(lookupFloor) / median(lookupJava));
+                        Median.of(lookupFloor), Median.of(lookupFloor) / Median.of(lookupJava));
             }
             if (parts.contains("ingest")) {
-                double ingest = median(ingestFlight) / median(ingestJava);
+                double ingest = Median.of(ingestFlight) / Median.of(ingestJava);
                 System.out.printf(Locale.ROOT, "median ingest: Flight SQL %.2f M rows/s, AppendWriter %.2f M rows/s:"
-                        + " %.2fx (target >= 0.8x): %s%n", median(ingestFlight) / 1e6, median(ingestJava) / 1e6,
+                        + " %.2fx (target >= 0.8x): %s%n", Median.of(ingestFlight) / 1e6, Median.of(ingestJava) / 1e6,
                         ingest, ingest >= 0.8 ? "met" : "NOT met");
             }
         }
@@ -170,63 +170,15 @@ public final class FlightSqlBenchmark {
         }
     }
 
-    private static void prepare(Connection connection, int rows) throws Exception {
-        try (Admin admin = connection.getAdmin()) {
-            admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
-            admin.createTable(TablePath.of("bench", "events"), TableDescriptor.builder().schema(Schema.newBuilder()
-                    .column("id", DataTypes.BIGINT()).column("kind", DataTypes.STRING()).column("amount", DataTypes.DOUBLE())
-                    .build()).distributedBy(BUCKETS).build(), false).get();
-            admin.createTable(TablePath.of("bench", "accounts"), TableDescriptor.builder().schema(Schema.newBuilder()
-                    .column("id", DataTypes.BIGINT()).column("owner", DataTypes.STRING()).primaryKey("id").build())
-                    .distributedBy(BUCKETS).build(), false).get();
-        }
-        long started = System.nanoTime();
-        try (Table table = connection.getTable(TablePath.of("bench", "events"))) {
-            AppendWriter writer = table.newAppend().createWriter();
-            for (int id = 0; id < rows; id++) {
-                writer.append(GenericRow.of((long) id, BinaryString.fromString("kind-" + (id % 10)), id * 0.5));
-            }
-            writer.flush();
-        }
-        try (Table table = connection.getTable(TablePath.of("bench", "accounts"))) {
-            UpsertWriter writer = table.newUpsert().createWriter();
-            for (int id = 0; id < KEYS; id++) {
-                writer.upsert(GenericRow.of((long) id, BinaryString.fromString("owner-" + id)));
-            }
-            writer.flush();
-        }
-        System.out.printf(Locale.ROOT, "  wrote %,d rows and %,d keys in %.0f s%n", rows, KEYS,
-                (System.nanoTime() - started) / 1e9);
-    }
-
     private static double run(String mode, String bootstrap, String location, int rows, int round) throws Exception {
-        List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
-                "-Xmx1g", "--add-opens=java.base/java.nio=ALL-UNNAMED", "-cp", System.getProperty("java.class.path"),
-                FlightSqlBenchmark.class.getName(), mode, bootstrap, location, Integer.toString(rows),
-                Integer.toString(round)));
-        long serverCpu = processCpuNanos();
-        Process process = new ProcessBuilder(command).redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        if (process.waitFor() != 0) {
-            throw new IllegalStateException(mode + " failed:\n" + output);
-        }
-        serverCpu = processCpuNanos() - serverCpu;
+        long serverCpu = CpuTime.processNanos();
+        double result = ClientJvm.run(FlightSqlBenchmark.class, List.of(mode, bootstrap, location, Integer.toString(rows),
+                Integer.toString(round)), "execute ", "pass ");
         if (mode.startsWith("child-scan")) {
-            // Two cores serve the Fluss tablet server, the Flight SQL server and the client: CPU per
-            // row, less noisy than the wall clock, says where a scan's time goes.
-            System.out.printf(Locale.ROOT, "    cluster + server JVM CPU %.2f s over the client's passes%n", serverCpu / 1e9);
+            System.out.printf(Locale.ROOT, "    cluster + server JVM CPU %.2f s over the client's passes%n",
+                    (CpuTime.processNanos() - serverCpu) / 1e9);
         }
-        String line = output.lines().filter(l -> l.startsWith("RESULT ")).findFirst()
-                .orElseThrow(() -> new IllegalStateException("No result from " + mode + ":\n" + output));
-        output.lines().filter(l -> l.startsWith("execute ") || l.startsWith("pass "))
-                .forEach(l -> System.out.println("    client " + l));
-        System.out.println("  " + mode.substring("child-".length()) + ": " + line.substring("RESULT ".length()));
-        return Double.parseDouble(line.split(" ")[1]);
-    }
-
-    private static long processCpuNanos() {
-        return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
-                .getOperatingSystemMXBean()).getProcessCpuTime();
+        return result;
     }
 
     private static void child(String[] args) throws Exception {
@@ -238,7 +190,7 @@ public final class FlightSqlBenchmark {
         switch (mode) {
             case "child-scan-riffle" -> scanRiffle(bootstrap, rows);
             case "child-scan-flight" -> scanFlight(location, rows);
-            case "child-lookup-java" -> lookupJava(bootstrap);
+            case "child-lookup-java" -> LookuperBaseline.measure(bootstrap, KEYS, WARMUP, LOOKUPS);
             case "child-lookup-flight" -> lookupFlight(location);
             case "child-ingest-java" -> ingestJava(bootstrap, round);
             case "child-ingest-flight" -> ingestFlight(location, round);
@@ -247,19 +199,12 @@ public final class FlightSqlBenchmark {
         System.exit(0); // client libraries keep non-daemon threads; the measurement is printed
     }
 
-    /**
-     * Each scan client reads the whole table {@link #SCAN_PASSES} times in its JVM and reports the
-     * last pass: the first pays for loading and compiling the read path (a fresh JVM's cost, not a
-     * scan's), the last is the steady state a long-lived client sees. Both clients alike.
-     */
-    private static final int SCAN_PASSES = 2;
-
     private static void scanRiffle(String bootstrap, int expected) throws Exception {
         try (Riffle riffle = Riffle.connect(bootstrap)) {
-            for (int pass = 1; pass <= SCAN_PASSES; pass++) {
+            for (int pass = 1; pass <= ScanPasses.PASSES; pass++) {
                 long rows = 0;
                 long started = System.nanoTime();
-                long cpu = processCpuNanos();
+                long cpu = CpuTime.processNanos();
                 try (TableReader reader = riffle.table("bench.events").read().createReader()) {
                     while (reader.hasNext()) {
                         try (ReadBatch batch = reader.next()) {
@@ -267,8 +212,8 @@ public final class FlightSqlBenchmark {
                         }
                     }
                 }
-                check(rows, expected);
-                reportPass(pass, rows, started, cpu, "");
+                ScanPasses.check(rows, expected);
+                ScanPasses.report(pass, rows, started, cpu, "");
             }
         }
     }
@@ -277,9 +222,9 @@ public final class FlightSqlBenchmark {
         try (BufferAllocator allocator = new RootAllocator();
                 FlightClient client = FlightClient.builder(allocator, location).build()) {
             FlightSqlClient sql = new FlightSqlClient(client);
-            for (int pass = 1; pass <= SCAN_PASSES; pass++) {
+            for (int pass = 1; pass <= ScanPasses.PASSES; pass++) {
                 long started = System.nanoTime();
-                long cpu = processCpuNanos();
+                long cpu = CpuTime.processNanos();
                 FlightInfo info = sql.execute("SELECT * FROM bench.events");
                 long planned = System.nanoTime();
                 AtomicLong firstBatch = new AtomicLong(Long.MAX_VALUE);
@@ -305,45 +250,12 @@ public final class FlightSqlBenchmark {
                     rows += part.get();
                 }
                 pool.shutdown();
-                check(rows, expected);
-                reportPass(pass, rows, started, cpu, String.format(Locale.ROOT, ", FlightInfo after %.0f ms, first"
+                ScanPasses.check(rows, expected);
+                ScanPasses.report(pass, rows, started, cpu, String.format(Locale.ROOT, ", FlightInfo after %.0f ms, first"
                         + " batch after %.0f ms, %d endpoints, %d batches", (planned - started) / 1e6,
                         (firstBatch.get() - started) / 1e6, info.getEndpoints().size(), batches.get()));
             }
         }
-    }
-
-    private static void reportPass(int pass, long rows, long started, long cpu, String detail) {
-        double seconds = (System.nanoTime() - started) / 1e9;
-        System.out.printf(Locale.ROOT, "pass %d: %,.0f rows/s, client CPU %.2f s%s%n", pass, rows / seconds,
-                (processCpuNanos() - cpu) / 1e9, detail);
-        if (pass == SCAN_PASSES) {
-            System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", rows / seconds, rows, seconds);
-        }
-    }
-
-    private static void lookupJava(String bootstrap) throws Exception {
-        Configuration conf = new Configuration();
-        conf.setString("bootstrap.servers", bootstrap);
-        conf.setString("client.lookup.batch-timeout", "1ms");
-        double[] millis = new double[LOOKUPS];
-        try (Connection connection = ConnectionFactory.createConnection(conf);
-                Table table = connection.getTable(TablePath.of("bench", "accounts"))) {
-            Lookuper lookuper = table.newLookup().createLookuper();
-            for (int i = 0; i < WARMUP + LOOKUPS; i++) {
-                long key = (i * 7919L) % KEYS;
-                long started = System.nanoTime();
-                if (lookuper.lookup(GenericRow.of(key)).get().getSingletonRow() == null) {
-                    throw new IllegalStateException("key " + key + " not found");
-                }
-                if (i >= WARMUP) {
-                    millis[i - WARMUP] = (System.nanoTime() - started) / 1e6;
-                }
-            }
-        }
-        Arrays.sort(millis);
-        System.out.printf(Locale.ROOT, "RESULT %.3f ms p50 (p99 %.3f ms, %,d lookups)%n", millis[LOOKUPS / 2],
-                millis[LOOKUPS * 99 / 100], LOOKUPS);
     }
 
     private static void lookupFlight(Location location) throws Exception {
@@ -356,7 +268,7 @@ public final class FlightSqlBenchmark {
                     VectorSchemaRoot parameters = VectorSchemaRoot.create(prepared.getParameterSchema(), allocator)) {
                 BigIntVector key = (BigIntVector) parameters.getVector(0);
                 for (int i = 0; i < WARMUP + LOOKUPS; i++) {
-                    long id = (i * 7919L) % KEYS;
+                    long id = PointKeys.key(i, KEYS);
                     long started = System.nanoTime();
                     parameters.allocateNew();
                     key.setSafe(0, id);
@@ -380,11 +292,9 @@ public final class FlightSqlBenchmark {
                 }
             }
         }
-        Arrays.sort(millis);
         Arrays.sort(executeMillis);
         System.out.printf(Locale.ROOT, "execute (bind + FlightInfo) p50 %.3f ms%n", executeMillis[LOOKUPS / 2]);
-        System.out.printf(Locale.ROOT, "RESULT %.3f ms p50 (p99 %.3f ms, %,d queries)%n", millis[LOOKUPS / 2],
-                millis[LOOKUPS * 99 / 100], LOOKUPS);
+        PointKeys.printResult(millis, "queries");
     }
 
     private static void ingestJava(String bootstrap, int round) throws Exception {
@@ -450,7 +360,7 @@ public final class FlightSqlBenchmark {
             }
             seconds = (System.nanoTime() - started) / 1e9;
         }
-        check(written, INGEST_ROWS);
+        ScanPasses.check(written, INGEST_ROWS);
         System.out.printf(Locale.ROOT, "RESULT %.0f rows/s (%,d rows in %.2f s)%n", INGEST_ROWS / seconds, INGEST_ROWS,
                 seconds);
     }
@@ -458,17 +368,5 @@ public final class FlightSqlBenchmark {
     private static TableDescriptor ingestTable() {
         return TableDescriptor.builder().schema(Schema.newBuilder().column("id", DataTypes.BIGINT())
                 .column("kind", DataTypes.STRING()).build()).distributedBy(BUCKETS).build();
-    }
-
-    private static void check(long rows, long expected) {
-        if (rows != expected) {
-            throw new IllegalStateException("read " + rows + " rows, expected " + expected);
-        }
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get(sorted.size() / 2);
     }
 }

@@ -44,15 +44,15 @@ final class GroupByPhase {
     record Result(String plan, int rows, int groups, List<Double> sqlSeconds, List<Double> duckSeconds,
             List<Double> columnarSeconds, int duckThreads) {
         double sql() {
-            return median(sqlSeconds);
+            return Median.of(sqlSeconds);
         }
 
         double duck() {
-            return median(duckSeconds);
+            return Median.of(duckSeconds);
         }
 
         double columnar() {
-            return median(columnarSeconds);
+            return Median.of(columnarSeconds);
         }
 
         /**
@@ -64,7 +64,7 @@ final class GroupByPhase {
             for (int i = 0; i < sqlSeconds.size(); i++) {
                 ratios.add(sqlSeconds.get(i) / duckSeconds.get(i));
             }
-            return median(ratios);
+            return Median.of(ratios);
         }
 
         double bestRatio() {
@@ -287,11 +287,5 @@ final class GroupByPhase {
 
     private static List<String> rounded(List<Double> seconds) {
         return seconds.stream().map(s -> String.format(Locale.ROOT, "%.2f", s)).toList();
-    }
-
-    static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        Collections.sort(sorted);
-        return sorted.get(sorted.size() / 2);
     }
 }

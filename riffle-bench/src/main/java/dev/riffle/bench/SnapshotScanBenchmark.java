@@ -92,9 +92,9 @@ public final class SnapshotScanBenchmark {
                 System.out.printf(Locale.ROOT, "round %d: replay %.2f s, snapshot %.2f s, ratio %.2fx%n", round,
                         replay.get(round - 1), snapshot.get(round - 1), replay.get(round - 1) / snapshot.get(round - 1));
             }
-            double ratio = median(replay) / median(snapshot);
+            double ratio = Median.of(replay) / Median.of(snapshot);
             System.out.printf(Locale.ROOT, "median: replay %.2f s, snapshot %.2f s: snapshot read %.2fx faster"
-                    + " (target >= 3x): %s%n", median(replay), median(snapshot), ratio, ratio >= 3 ? "met" : "NOT met");
+                    + " (target >= 3x): %s%n", Median.of(replay), Median.of(snapshot), ratio, ratio >= 3 ? "met" : "NOT met");
         }
     }
 
@@ -202,11 +202,5 @@ public final class SnapshotScanBenchmark {
             }
         }
         throw new IllegalStateException("No KV snapshot covered the log within 10 minutes");
-    }
-
-    private static double median(List<Double> values) {
-        List<Double> sorted = new ArrayList<>(values);
-        sorted.sort(null);
-        return sorted.get(sorted.size() / 2);
     }
 }
