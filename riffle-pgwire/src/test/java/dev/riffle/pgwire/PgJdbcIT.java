@@ -198,31 +198,46 @@ class PgJdbcIT {
     }
 
     @Test
-    void fetchSizeStreamsAResultAPortionAtATime(PgWireServer server, org.apache.fluss.client.Connection fluss,
+    void fetchSizeStreamsAMillionRowsInBoundedMemory(PgWireServer server, org.apache.fluss.client.Connection fluss,
             TestNames names) throws Exception {
         this.server = server;
-        TablePath path = bigTable(server, fluss, names, "stream", 100_000);
+        int rows = 1_000_000;
+        // About 110 MB as Arrow (a 100-character pad per row): a server that held the result, or read
+        // ahead of the client, would hold far more than the bound below.
+        String pad = "x".repeat(100);
+        TablePath path = bigTable(server, fluss, names, "stream", rows, pad);
+        long bound = 32L << 20;
         try (Connection sql = connect(server)) {
-            sql.setAutoCommit(false);
+            sql.setAutoCommit(false); // pgjdbc fetches portions only inside a transaction block
             try (Statement statement = sql.createStatement()) {
                 statement.setFetchSize(1_000);
                 long count = 0;
                 long sum = 0;
+                long padChars = 0;
+                long mostArrowHeld = 0;
                 boolean heldMidway = false;
-                try (ResultSet rs = statement.executeQuery("SELECT id FROM " + path.getDatabaseName() + "."
+                try (ResultSet rs = statement.executeQuery("SELECT id, pad FROM " + path.getDatabaseName() + "."
                         + path.getTableName())) {
                     while (rs.next()) {
                         count++;
                         sum += rs.getLong(1);
-                        if (count == 50_000) {
+                        padChars += rs.getString(2).length();
+                        if (count % 1_000 == 0) {
+                            mostArrowHeld = Math.max(mostArrowHeld, server.arrowAllocatedBytes());
+                        }
+                        if (count == rows / 2) {
                             // The portal is suspended with the read open: the rest is not buffered anywhere yet.
                             heldMidway = server.arrowAllocatedBytes() > 0;
                         }
                     }
                 }
-                assertThat(count).isEqualTo(100_000);
-                assertThat(sum).isEqualTo(100_000L * 99_999 / 2);
+                assertThat(count).isEqualTo(rows);
+                assertThat(sum).isEqualTo((long) rows * (rows - 1) / 2);
+                long padCharsWritten = java.util.stream.LongStream.range(0, rows)
+                        .map(i -> ("row " + i).length() + pad.length()).sum();
+                assertThat(padChars).as("every row's pad, whole").isEqualTo(padCharsWritten);
                 assertThat(heldMidway).as("the server held the open read between fetches").isTrue();
+                assertThat(mostArrowHeld).as("Arrow memory the server held while streaming").isLessThan(bound);
             }
             sql.commit();
         }
@@ -479,6 +494,12 @@ class PgJdbcIT {
     /** A log table of {@code rows} ids 0..rows-1, created over the PostgreSQL protocol and filled with the Fluss writer. */
     static TablePath bigTable(PgWireServer server, org.apache.fluss.client.Connection fluss, TestNames names,
             String base, int rows) throws Exception {
+        return bigTable(server, fluss, names, base, rows, "");
+    }
+
+    /** A log table {@code big (id BIGINT, pad STRING)} of {@code rows} rows, {@code pad} being {@code "row <id>"} plus {@code suffix}. */
+    static TablePath bigTable(PgWireServer server, org.apache.fluss.client.Connection fluss, TestNames names,
+            String base, int rows, String suffix) throws Exception {
         String db = names.database(base);
         try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
             statement.execute("CREATE DATABASE " + db);
@@ -488,7 +509,7 @@ class PgJdbcIT {
         try (Table table = fluss.getTable(path)) {
             AppendWriter writer = table.newAppend().createWriter();
             for (long i = 0; i < rows; i++) {
-                writer.append(GenericRow.of(i, org.apache.fluss.row.BinaryString.fromString("row " + i)));
+                writer.append(GenericRow.of(i, org.apache.fluss.row.BinaryString.fromString("row " + i + suffix)));
             }
             writer.flush();
         }

@@ -13,8 +13,10 @@ import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.core.schema.TableSchemas;
 import dev.riffle.core.types.ArrowTypeMapping;
 import java.time.Duration;
+import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -68,6 +70,11 @@ public final class ArrowLogScanner implements AutoCloseable {
     public static final String CHANGE_TYPE_COLUMN = "_change_type";
     public static final String LOG_OFFSET_COLUMN = "_log_offset";
     public static final String COMMIT_TIMESTAMP_COLUMN = "_commit_timestamp";
+    /**
+     * Arrow bytes one poll decodes at most (past one batch): what a reader holds between polls,
+     * whatever the compression ratio of the data.
+     */
+    private static final long DECODED_BYTES_PER_POLL = 4L << 20;
 
     private final FlussConnection connection;
     private final TableInfo table;
@@ -83,6 +90,8 @@ public final class ArrowLogScanner implements AutoCloseable {
     private final Schema schema;
     private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
     private final Map<Long, String> partitionNames = new HashMap<>();
+    /** Fetched answers not yet decoded, in the order they arrived. */
+    private final ArrayDeque<UndecodedRecords> undecoded = new ArrayDeque<>();
     private Object owner;
     private boolean closed;
 
@@ -170,6 +179,7 @@ public final class ArrowLogScanner implements AutoCloseable {
             throw new InvalidOffsetsException("Offset must be >= 0, got " + offset + " for bucket " + bucket.getBucket());
         }
         positions.put(bucket, offset);
+        dropUndecoded(bucket);
         fetcher.assign(bucket, offset);
     }
 
@@ -200,6 +210,7 @@ public final class ArrowLogScanner implements AutoCloseable {
         closed = true;
         fetcher.close();
         positions.clear();
+        undecoded.clear();
         allocator.close();
     }
 
@@ -238,7 +249,12 @@ public final class ArrowLogScanner implements AutoCloseable {
 
     private void removeSubscription(TableBucket bucket) {
         positions.remove(bucket);
+        dropUndecoded(bucket);
         fetcher.unassign(bucket);
+    }
+
+    private void dropUndecoded(TableBucket bucket) {
+        undecoded.removeIf(pending -> pending.records.bucket().equals(bucket));
     }
 
     private void checkOwner(Object reader) {
@@ -263,58 +279,99 @@ public final class ArrowLogScanner implements AutoCloseable {
     private List<LogBatch> pollBatches(Duration timeout) throws InterruptedException {
         long deadline = System.nanoTime() + timeout.toNanos();
         while (true) {
-            List<FetchedRecords> fetched = fetcher.poll(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+            boolean fetchedAny = false;
+            if (undecoded.isEmpty()) {
+                // Only once the last answers are decoded: the fetcher bounds the bytes it holds, and
+                // asking it for more now would hand this scanner another buffer's worth to hold.
+                List<FetchedRecords> fetched = fetcher.poll(Duration.ofNanos(Math.max(0, deadline - System.nanoTime())));
+                for (FetchedRecords records : fetched) {
+                    undecoded.add(new UndecodedRecords(records));
+                }
+                fetchedAny = !fetched.isEmpty();
+            }
             List<LogBatch> batches = new ArrayList<>();
             try {
-                for (FetchedRecords records : fetched) {
-                    decodeInto(records, batches);
-                }
+                decodeUpTo(DECODED_BYTES_PER_POLL, batches);
             } catch (RuntimeException e) {
                 batches.forEach(LogBatch::close);
                 throw e;
             }
             // Responses that held only empty batches still move positions: return so the caller sees it.
-            if (!batches.isEmpty() || !fetched.isEmpty() || System.nanoTime() >= deadline) {
+            if (!batches.isEmpty() || fetchedAny || System.nanoTime() >= deadline) {
                 return batches;
             }
         }
     }
 
-    private void decodeInto(FetchedRecords records, List<LogBatch> out) {
-        TableBucket bucket = records.bucket();
-        Long position = positions.get(bucket);
-        if (position == null || position != records.fetchOffset()) {
-            return; // unsubscribed or moved since this was fetched
-        }
-        Optional<String> partition = partitionName(bucket);
-        long next = position;
-        for (LogBatchHeader header : records.batches()) {
-            next = Math.max(next, header.nextOffset());
+    /**
+     * Decodes the fetched batches in order until {@code budget} bytes of Arrow are decoded (at least
+     * one batch) or none is left. Fetch sizes bound compressed bytes; a batch of well-compressed rows
+     * can be many times larger decoded, so decoding everything that arrived would hold an amount of
+     * memory that depends on the data. Decoding as the caller asks keeps it to about {@code budget}.
+     */
+    private void decodeUpTo(long budget, List<LogBatch> out) {
+        long decoded = 0;
+        while (decoded < budget && !undecoded.isEmpty()) {
+            UndecodedRecords next = undecoded.peek();
+            TableBucket bucket = next.records.bucket();
+            Long position = positions.get(bucket);
+            if (position == null || position != next.position) {
+                undecoded.poll(); // unsubscribed or moved since this was fetched
+                continue;
+            }
+            if (!next.headers.hasNext()) {
+                undecoded.poll();
+                continue;
+            }
+            LogBatchHeader header = next.headers.next();
+            long after = Math.max(position, header.nextOffset());
+            next.position = after;
+            positions.put(bucket, after);
             if (header.recordCount() == 0 || header.lastOffset() < position) {
                 continue;
             }
-            // A server-projected batch holds the fetched columns whatever schema wrote it: the
-            // projection is pushed only when those columns sit at the same positions in every schema.
-            VectorSchemaRoot root;
-            if (records.serverProjected()) {
-                root = outputRoot(decoder.decode(records.records(), header), projection.outputOrder(), records, header);
-            } else {
-                VectorSchemaRoot whole = decodeWhole(records, header);
-                root = projection.pushdown()
-                        ? outputRoot(projectHere(whole), identity(), records, header)
-                        : outputRoot(whole, projection.outputOrder(), records, header);
-            }
-            LogBatch batch = new LogBatch(bucket, partition, header.baseOffset(), header.commitTimestamp(), root);
-            int skip = (int) Math.max(0, position - header.baseOffset());
-            if (skip > 0) {
-                try (batch) {
-                    out.add(batch.slice(skip, batch.rowCount() - skip));
-                }
-            } else {
-                out.add(batch);
+            LogBatch batch = decode(next.records, header, position);
+            out.add(batch);
+            for (FieldVector vector : batch.root().getFieldVectors()) {
+                decoded += vector.getBufferSize();
             }
         }
-        positions.put(bucket, next);
+    }
+
+    private LogBatch decode(FetchedRecords records, LogBatchHeader header, long position) {
+        TableBucket bucket = records.bucket();
+        // A server-projected batch holds the fetched columns whatever schema wrote it: the
+        // projection is pushed only when those columns sit at the same positions in every schema.
+        VectorSchemaRoot root;
+        if (records.serverProjected()) {
+            root = outputRoot(decoder.decode(records.records(), header), projection.outputOrder(), records, header);
+        } else {
+            VectorSchemaRoot whole = decodeWhole(records, header);
+            root = projection.pushdown()
+                    ? outputRoot(projectHere(whole), identity(), records, header)
+                    : outputRoot(whole, projection.outputOrder(), records, header);
+        }
+        LogBatch batch = new LogBatch(bucket, partitionName(bucket), header.baseOffset(), header.commitTimestamp(), root);
+        int skip = (int) Math.max(0, position - header.baseOffset());
+        if (skip == 0) {
+            return batch;
+        }
+        try (batch) {
+            return batch.slice(skip, batch.rowCount() - skip);
+        }
+    }
+
+    /** One FetchLog answer for one bucket, decoded a batch at a time; {@code position} is where its next batch starts. */
+    private static final class UndecodedRecords {
+        final FetchedRecords records;
+        final Iterator<LogBatchHeader> headers;
+        long position;
+
+        UndecodedRecords(FetchedRecords records) {
+            this.records = records;
+            this.headers = records.batches().iterator();
+            this.position = records.fetchOffset();
+        }
     }
 
     /**
