@@ -7,11 +7,11 @@ import dev.riffle.core.fetch.FetchedRecords;
 import dev.riffle.core.fetch.LogFetcher;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.read.BoundedLogReader;
+import dev.riffle.core.read.BucketOffsets;
 import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
-import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.LogBatch;
 import java.time.Duration;
@@ -21,13 +21,10 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
-import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.metadata.LogFormat;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
@@ -181,12 +178,8 @@ final class BucketLogReads {
     }
 
     private long earliestOffset(TableInfo table, TableBucket bucket, Optional<String> partitionName) throws Exception {
-        Admin admin = RetryingAdmin.of(connection);
-        List<Integer> buckets = List.of(bucket.getBucket());
-        Map<Integer, Long> earliest = (partitionName.isPresent()
-                ? admin.listOffsets(table.getTablePath(), partitionName.get(), buckets, new OffsetSpec.EarliestSpec())
-                : admin.listOffsets(table.getTablePath(), buckets, new OffsetSpec.EarliestSpec()))
-                .all().get(RECORD_CHECK_LIMIT.toSeconds(), TimeUnit.SECONDS);
+        Map<Integer, Long> earliest = BucketOffsets.of(connection, table).earliest(partitionName.map(name ->
+                new BucketOffsets.Partition(bucket.getPartitionId(), name)), List.of(bucket.getBucket()));
         return Math.max(0, earliest.getOrDefault(bucket.getBucket(), 0L));
     }
 

@@ -2,13 +2,14 @@ package dev.riffle.lake.tiering;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.read.BucketOffsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.KvSnapshots;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.metadata.PartitionInfo;
@@ -22,15 +23,21 @@ import org.apache.fluss.metadata.TablePath;
  * where a primary-key bucket was never tiered, the KV snapshots.
  *
  * <pre>{@code
- * TieringPlan plan = TieringPlanner.plan(new TieringInputsFetcher(admin).fetch(lease));
+ * TieringPlan plan = TieringPlanner.plan(new TieringInputsFetcher(connection, admin).fetch(lease));
  * }</pre>
  */
 final class TieringInputsFetcher {
     private static final long TIMEOUT_SECONDS = 60;
 
+    private final FlussConnection connection;
     private final Admin admin;
 
-    TieringInputsFetcher(Admin admin) {
+    /**
+     * @param admin {@code connection}'s admin, retrying as the service's does; log end offsets are
+     *     asked through {@link BucketOffsets}, which also looks a stopped leader up anew
+     */
+    TieringInputsFetcher(FlussConnection connection, Admin admin) {
+        this.connection = requireNonNull(connection, "connection is null");
         this.admin = requireNonNull(admin, "admin is null");
     }
 
@@ -51,10 +58,10 @@ final class TieringInputsFetcher {
         for (int b = 0; b < table.getNumBuckets(); b++) {
             bucketIds.add(b);
         }
+        BucketOffsets offsets = BucketOffsets.of(connection, table);
         List<TieringInputs.PartitionOffsets> partitions = new ArrayList<>();
         if (!table.isPartitioned()) {
-            Map<Integer, Long> latest = admin.listOffsets(path, bucketIds, new OffsetSpec.LatestSpec()).all()
-                    .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+            Map<Integer, Long> latest = offsets.latest(Optional.empty(), bucketIds);
             Optional<KvSnapshots> kv = TieringPlanner.needsKvSnapshots(table, Optional.empty(), lakeOffsets)
                     ? Optional.of(admin.getLatestKvSnapshots(path).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))
                     : Optional.empty();
@@ -62,8 +69,8 @@ final class TieringInputsFetcher {
         } else {
             for (PartitionInfo info : admin.listPartitionInfos(path).get(TIMEOUT_SECONDS, TimeUnit.SECONDS)) {
                 String name = info.getPartitionName();
-                Map<Integer, Long> latest = admin.listOffsets(path, name, bucketIds, new OffsetSpec.LatestSpec()).all()
-                        .get(TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                Map<Integer, Long> latest = offsets.latest(
+                        Optional.of(new BucketOffsets.Partition(info.getPartitionId(), name)), bucketIds);
                 Optional<KvSnapshots> kv = TieringPlanner.needsKvSnapshots(table, Optional.of(info.getPartitionId()),
                         lakeOffsets)
                         ? Optional.of(admin.getLatestKvSnapshots(path, name).get(TIMEOUT_SECONDS, TimeUnit.SECONDS))

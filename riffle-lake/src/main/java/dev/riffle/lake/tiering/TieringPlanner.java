@@ -16,7 +16,7 @@ import org.apache.fluss.metadata.TableInfo;
  * ({@link TieringInputs}); it does no I/O, so every rule here is tested without a cluster.
  *
  * <pre>{@code
- * TieringPlan plan = TieringPlanner.plan(new TieringInputsFetcher(admin).fetch(lease));
+ * TieringPlan plan = TieringPlanner.plan(new TieringInputsFetcher(connection, admin).fetch(lease));
  * }</pre>
  *
  * <p>The rules, per bucket, where the bucket's log ends at {@code stop}:

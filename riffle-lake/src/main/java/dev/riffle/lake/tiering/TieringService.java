@@ -84,7 +84,7 @@ public final class TieringService implements AutoCloseable {
         this.factory = PaimonTieringFactory.tuned(builder.lakeFormat, lakeFactory, lakeConfig);
         // The parent of every Arrow allocator the tiering creates: a leak shows when it closes.
         this.allocator = new RootAllocator();
-        this.round = new TableTieringRound(connection, new TieringInputsFetcher(admin),
+        this.round = new TableTieringRound(connection, new TieringInputsFetcher((FlussConnection) connection, admin),
                 new BucketLogReads(connection, allocator),
                 new TieringCommitProtocol(admin, coordinator, builder.clientConfig, builder.checkpoint));
         this.pollInterval = builder.pollInterval;

@@ -3,6 +3,7 @@ package dev.riffle.lake.tiering;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.read.BucketOffsets;
 import dev.riffle.core.read.BucketRef;
 import java.time.Duration;
 import java.time.Instant;
@@ -13,7 +14,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.TableBucket;
@@ -67,11 +67,12 @@ public final class TieringStatus {
         TablePath path = info.getTablePath();
         Optional<LakeSnapshot> snapshot = LakeSnapshots.latest(admin, path);
         Map<Long, String> partitionNames = new HashMap<>();
-        List<Optional<String>> partitions = new ArrayList<>();
+        List<Optional<BucketOffsets.Partition>> partitions = new ArrayList<>();
         if (info.isPartitioned()) {
             for (PartitionInfo partition : admin.listPartitionInfos(path).get(60, TimeUnit.SECONDS)) {
                 partitionNames.put(partition.getPartitionId(), partition.getPartitionName());
-                partitions.add(Optional.of(partition.getPartitionName()));
+                partitions.add(Optional.of(new BucketOffsets.Partition(partition.getPartitionId(),
+                        partition.getPartitionName())));
             }
         } else {
             partitions.add(Optional.empty());
@@ -80,12 +81,12 @@ public final class TieringStatus {
         for (int b = 0; b < info.getNumBuckets(); b++) {
             buckets.add(b);
         }
+        BucketOffsets bucketOffsets = BucketOffsets.of(riffle.connection(), info);
         Map<BucketRef, Long> latest = new HashMap<>();
-        for (Optional<String> partition : partitions) {
-            Map<Integer, Long> offsets = (partition.isPresent()
-                    ? admin.listOffsets(path, partition.get(), buckets, new OffsetSpec.LatestSpec())
-                    : admin.listOffsets(path, buckets, new OffsetSpec.LatestSpec())).all().get(60, TimeUnit.SECONDS);
-            offsets.forEach((bucket, offset) -> latest.put(new BucketRef(partition, bucket), offset));
+        for (Optional<BucketOffsets.Partition> partition : partitions) {
+            Optional<String> name = partition.map(BucketOffsets.Partition::name);
+            bucketOffsets.latest(partition, buckets).forEach((bucket, offset) ->
+                    latest.put(new BucketRef(name, bucket), offset));
         }
         Map<BucketRef, Long> tiered = new HashMap<>();
         snapshot.ifPresent(s -> s.getTableBucketsOffset().forEach((TableBucket bucket, Long offset) -> {
