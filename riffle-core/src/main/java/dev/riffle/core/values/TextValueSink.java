@@ -1,10 +1,5 @@
 package dev.riffle.core.values;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.Optional;
 import java.util.function.Consumer;
@@ -22,17 +17,12 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class TextValueSink implements ValueSink {
-    private static final JsonFactory JSON = new JsonFactory();
-
+    private final NestedJsonText nested = new NestedJsonText();
     private String text;
-    private StringWriter nested;
-    private JsonGenerator nestedJson;
-    private JsonValueSink nestedSink;
-    private int depth;
 
     /** The text of the value read last, empty for NULL; the sink is ready for the next value. */
     public Optional<String> take() {
-        if (depth != 0) {
+        if (nested.isOpen()) {
             throw new IllegalStateException("A nested value is still open");
         }
         String value = text;
@@ -52,22 +42,22 @@ public final class TextValueSink implements ValueSink {
 
     @Override
     public void integerValue(long value) {
-        scalar(s -> s.integerValue(value), depth > 0 ? null : Long.toString(value));
+        scalar(s -> s.integerValue(value), nested.isOpen() ? null : Long.toString(value));
     }
 
     @Override
     public void floatValue(float value) {
-        scalar(s -> s.floatValue(value), depth > 0 ? null : ValueText.floatNumber(value));
+        scalar(s -> s.floatValue(value), nested.isOpen() ? null : ValueText.floatNumber(value));
     }
 
     @Override
     public void doubleValue(double value) {
-        scalar(s -> s.doubleValue(value), depth > 0 ? null : ValueText.doubleNumber(value));
+        scalar(s -> s.doubleValue(value), nested.isOpen() ? null : ValueText.doubleNumber(value));
     }
 
     @Override
     public void decimalValue(BigDecimal value) {
-        scalar(s -> s.decimalValue(value), depth > 0 ? null : ValueText.decimal(value));
+        scalar(s -> s.decimalValue(value), nested.isOpen() ? null : ValueText.decimal(value));
     }
 
     @Override
@@ -77,29 +67,29 @@ public final class TextValueSink implements ValueSink {
 
     @Override
     public void binaryValue(byte[] value) {
-        scalar(s -> s.binaryValue(value), depth > 0 ? null : ValueText.binary(value));
+        scalar(s -> s.binaryValue(value), nested.isOpen() ? null : ValueText.binary(value));
     }
 
     @Override
     public void dateValue(int epochDay) {
-        scalar(s -> s.dateValue(epochDay), depth > 0 ? null : ValueText.date(epochDay));
+        scalar(s -> s.dateValue(epochDay), nested.isOpen() ? null : ValueText.date(epochDay));
     }
 
     @Override
     public void timeValue(long nanoOfDay) {
-        scalar(s -> s.timeValue(nanoOfDay), depth > 0 ? null : ValueText.time(nanoOfDay));
+        scalar(s -> s.timeValue(nanoOfDay), nested.isOpen() ? null : ValueText.time(nanoOfDay));
     }
 
     @Override
     public void timestampValue(long epochSecond, int nanoOfSecond) {
         scalar(s -> s.timestampValue(epochSecond, nanoOfSecond),
-                depth > 0 ? null : ValueText.timestamp(epochSecond, nanoOfSecond));
+                nested.isOpen() ? null : ValueText.timestamp(epochSecond, nanoOfSecond));
     }
 
     @Override
     public void instantValue(long epochSecond, int nanoOfSecond) {
         scalar(s -> s.instantValue(epochSecond, nanoOfSecond),
-                depth > 0 ? null : ValueText.instant(epochSecond, nanoOfSecond));
+                nested.isOpen() ? null : ValueText.instant(epochSecond, nanoOfSecond));
     }
 
     @Override
@@ -129,7 +119,7 @@ public final class TextValueSink implements ValueSink {
 
     @Override
     public void fieldName(String name) {
-        nestedSink.fieldName(name);
+        nested.sink().fieldName(name);
     }
 
     @Override
@@ -138,38 +128,18 @@ public final class TextValueSink implements ValueSink {
     }
 
     private void scalar(Consumer<ValueSink> event, String value) {
-        if (depth > 0) {
-            event.accept(nestedSink);
+        if (nested.isOpen()) {
+            event.accept(nested.sink());
         } else {
             text = value;
         }
     }
 
     private void start(Consumer<ValueSink> event) {
-        if (depth++ == 0) {
-            nested = new StringWriter();
-            try {
-                nestedJson = JSON.createGenerator(nested);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            nestedSink = new JsonValueSink(nestedJson);
-        }
-        event.accept(nestedSink);
+        nested.start(event);
     }
 
     private void end(Consumer<ValueSink> event) {
-        event.accept(nestedSink);
-        if (--depth == 0) {
-            try {
-                nestedJson.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            text = nested.toString();
-            nested = null;
-            nestedJson = null;
-            nestedSink = null;
-        }
+        nested.end(event).ifPresent(json -> text = json);
     }
 }

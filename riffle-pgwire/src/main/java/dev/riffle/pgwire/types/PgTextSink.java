@@ -1,12 +1,8 @@
 package dev.riffle.pgwire.types;
 
-import com.fasterxml.jackson.core.JsonFactory;
-import com.fasterxml.jackson.core.JsonGenerator;
 import dev.riffle.core.values.JsonValueSink;
+import dev.riffle.core.values.NestedJsonText;
 import dev.riffle.core.values.ValueSink;
-import java.io.IOException;
-import java.io.StringWriter;
-import java.io.UncheckedIOException;
 import java.math.BigDecimal;
 import java.util.ArrayDeque;
 import java.util.Optional;
@@ -24,21 +20,16 @@ import java.util.function.Consumer;
  * }</pre>
  */
 public final class PgTextSink implements ValueSink {
-    private static final JsonFactory JSON = new JsonFactory();
-
     private String text;
     /** The open arrays' literal being written, and whether each open array has an element yet. */
     private StringBuilder array;
     private final ArrayDeque<boolean[]> arrays = new ArrayDeque<>();
-    /** A map or row being written as JSON (at any depth), and how deep inside it the reader is. */
-    private StringWriter json;
-    private JsonGenerator jsonGenerator;
-    private JsonValueSink jsonSink;
-    private int jsonDepth;
+    /** A map or row being written as JSON (with whatever it holds, arrays too). */
+    private final NestedJsonText json = new NestedJsonText();
 
     /** The text of the value read last, empty for NULL; the sink is ready for the next value. */
     public Optional<String> take() {
-        if (!arrays.isEmpty() || jsonDepth != 0) {
+        if (!arrays.isEmpty() || json.isOpen()) {
             throw new IllegalStateException("A nested value is still open");
         }
         String value = text;
@@ -108,9 +99,8 @@ public final class PgTextSink implements ValueSink {
 
     @Override
     public void startArray(int size) {
-        if (jsonDepth > 0) {
-            jsonDepth++;
-            jsonSink.startArray(size);
+        if (json.isOpen()) {
+            json.start(s -> s.startArray(size));
             return;
         }
         if (arrays.isEmpty()) {
@@ -124,9 +114,8 @@ public final class PgTextSink implements ValueSink {
 
     @Override
     public void endArray() {
-        if (jsonDepth > 0) {
-            jsonSink.endArray();
-            jsonDepth--;
+        if (json.isOpen()) {
+            json.end(ValueSink::endArray); // never the outermost: that is a map or row
             return;
         }
         arrays.pop();
@@ -154,7 +143,7 @@ public final class PgTextSink implements ValueSink {
 
     @Override
     public void fieldName(String name) {
-        jsonSink.fieldName(name);
+        json.sink().fieldName(name);
     }
 
     @Override
@@ -163,8 +152,8 @@ public final class PgTextSink implements ValueSink {
     }
 
     private void scalar(Consumer<ValueSink> event, String value) {
-        if (jsonDepth > 0) {
-            event.accept(jsonSink);
+        if (json.isOpen()) {
+            event.accept(json.sink());
         } else if (!arrays.isEmpty()) {
             element(value);
         } else {
@@ -214,35 +203,16 @@ public final class PgTextSink implements ValueSink {
     }
 
     private void startJson(Consumer<ValueSink> event) {
-        if (jsonDepth++ == 0) {
-            json = new StringWriter();
-            try {
-                jsonGenerator = JSON.createGenerator(json);
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            jsonSink = new JsonValueSink(jsonGenerator);
-        }
-        event.accept(jsonSink);
+        json.start(event);
     }
 
     private void endJson(Consumer<ValueSink> event) {
-        event.accept(jsonSink);
-        if (--jsonDepth == 0) {
-            try {
-                jsonGenerator.close();
-            } catch (IOException e) {
-                throw new UncheckedIOException(e);
-            }
-            String value = json.toString();
-            json = null;
-            jsonGenerator = null;
-            jsonSink = null;
+        json.end(event).ifPresent(value -> {
             if (arrays.isEmpty()) {
                 text = value;
             } else {
                 element(value);
             }
-        }
+        });
     }
 }
