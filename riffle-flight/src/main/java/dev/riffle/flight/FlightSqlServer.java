@@ -4,9 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.flight.auth.PrincipalAuthenticator;
 import dev.riffle.flight.statement.TicketSigner;
-import dev.riffle.lake.read.PluginLakeReads;
-import dev.riffle.server.ServerClientDefaults;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.server.ServerBuilder;
+import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
 import io.micrometer.core.instrument.MeterRegistry;
@@ -20,12 +19,6 @@ import java.util.concurrent.TimeUnit;
 import org.apache.arrow.flight.FlightServer;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
-import org.apache.fluss.client.FlussConnection;
-import org.apache.fluss.config.ConfigOptions;
-import org.apache.fluss.config.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -44,22 +37,13 @@ public final class FlightSqlServer implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(FlightSqlServer.class);
 
     private final FlightServer server;
-    private final Sessions sessions;
-    private final boolean ownsSessions;
-    private final Connection connection;
-    private final boolean ownsConnection;
-    private final BufferAllocator allocator;
+    private final ServerRuntime runtime;
     private final String host;
     private final boolean tls;
 
-    private FlightSqlServer(FlightServer server, Sessions sessions, boolean ownsSessions, Connection connection,
-            boolean ownsConnection, BufferAllocator allocator, String host, boolean tls) {
+    private FlightSqlServer(FlightServer server, ServerRuntime runtime, String host, boolean tls) {
         this.server = server;
-        this.sessions = sessions;
-        this.ownsSessions = ownsSessions;
-        this.connection = connection;
-        this.ownsConnection = ownsConnection;
-        this.allocator = allocator;
+        this.runtime = runtime;
         this.host = host;
         this.tls = tls;
     }
@@ -87,7 +71,7 @@ public final class FlightSqlServer implements AutoCloseable {
 
     /** Arrow memory the server holds now (0 when no call is running). */
     public long arrowAllocatedBytes() {
-        return allocator.getAllocatedMemory();
+        return runtime.allocator().getAllocatedMemory();
     }
 
     @Override
@@ -98,31 +82,12 @@ public final class FlightSqlServer implements AutoCloseable {
                 server.close();
             }
         } finally {
-            try {
-                if (ownsSessions) {
-                    sessions.close();
-                }
-            } finally {
-                try {
-                    if (ownsConnection) {
-                        connection.close();
-                    }
-                } finally {
-                    allocator.close();
-                }
-            }
+            runtime.close(); // sessions, the connection if the server opened it, then the allocator
         }
     }
 
     /** Settings of a Flight SQL server; {@link #start()} opens the connection (unless given one) and the port. */
-    public static final class Builder {
-        private Configuration clientConfig;
-        private Connection connection;
-        private String host = "0.0.0.0";
-        private int port = 31337;
-        private Auth auth = Auth.NONE;
-        private int maxPrincipals = 100;
-        private ServerLimits limits = ServerLimits.DEFAULT;
+    public static final class Builder extends ServerBuilder<Builder> {
         private Optional<byte[]> ticketKey = Optional.empty();
         private Optional<File> tlsCertificate = Optional.empty();
         private Optional<File> tlsKey = Optional.empty();
@@ -130,68 +95,12 @@ public final class FlightSqlServer implements AutoCloseable {
         private MeterRegistry registry = new SimpleMeterRegistry();
         private int endpointsPerScan = 4;
 
-        private Builder() {}
-
-        public Builder bootstrapServers(String bootstrapServers) {
-            Configuration conf = new Configuration();
-            conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), requireNonNull(bootstrapServers, "bootstrapServers is null"));
-            return clientConfig(conf);
+        private Builder() {
+            super("the Flight SQL server", 31337);
         }
 
-        /**
-         * A full Fluss client configuration (the server opens its own connection from it), with
-         * {@link ServerClientDefaults} where it sets nothing itself.
-         */
-        public Builder clientConfig(Configuration conf) {
-            this.clientConfig = new Configuration(requireNonNull(conf, "conf is null"));
-            this.connection = null;
-            return this;
-        }
-
-        /** An existing connection (closed by its owner, not the server). */
-        public Builder connection(Connection connection) {
-            this.connection = requireNonNull(connection, "connection is null");
-            this.clientConfig = null;
-            return this;
-        }
-
-        /** The interface to listen on (default all: {@code 0.0.0.0}). */
-        public Builder host(String host) {
-            this.host = requireNonNull(host, "host is null");
-            return this;
-        }
-
-        /** The port (default 31337; 0 picks a free one). */
-        public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535, got " + port);
-            }
-            this.port = port;
-            return this;
-        }
-
-        /**
-         * How clients authenticate (default {@link Auth#NONE}). With {@link Auth#BASIC} a client's user
-         * and password open that principal's own SASL/PLAIN connection (built from this server's
-         * client options) and it gets a bearer token; Fluss's ACLs then decide each call.
-         */
-        public Builder auth(Auth auth) {
-            this.auth = requireNonNull(auth, "auth is null");
-            return this;
-        }
-
-        /** With {@link Auth#BASIC}: how many principals' connections stay open (default 100). */
-        public Builder maxPrincipals(int maxPrincipals) {
-            if (maxPrincipals < 1) {
-                throw new IllegalArgumentException("maxPrincipals must be at least 1, got " + maxPrincipals);
-            }
-            this.maxPrincipals = maxPrincipals;
-            return this;
-        }
-
-        /** What one call may cost (SQL length, scan time, ...); default {@link ServerLimits#DEFAULT}. */
-        public Builder limits(ServerLimits limits) {
-            this.limits = requireNonNull(limits, "limits is null");
+        @Override
+        protected Builder self() {
             return this;
         }
 
@@ -240,53 +149,34 @@ public final class FlightSqlServer implements AutoCloseable {
         }
 
         public FlightSqlServer start() {
-            boolean owns = connection == null;
-            if (owns && clientConfig == null) {
-                throw new IllegalStateException("Give the Flight SQL server bootstrapServers, a clientConfig or a connection");
-            }
-            Connection conn = owns ? ConnectionFactory.createConnection(ServerClientDefaults.apply(clientConfig)) : connection;
-            if (!(conn instanceof FlussConnection fluss)) {
-                throw new IllegalArgumentException("The Flight SQL server needs the Fluss client's own Connection, got "
-                        + conn.getClass().getName());
-            }
-            BufferAllocator allocator = new RootAllocator();
-            Sessions sessions = null;
+            ServerRuntime runtime = openRuntime();
             try {
-                PluginLakeReads lake = new PluginLakeReads(fluss);
-                sessions = auth == Auth.BASIC
-                        ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals)
-                        : Sessions.shared(fluss, allocator, lake, limits);
-                Optional<PrincipalAuthenticator> authenticator = auth == Auth.BASIC
+                Sessions sessions = runtime.sessions();
+                BufferAllocator allocator = runtime.allocator();
+                Optional<PrincipalAuthenticator> authenticator = auth() == Auth.BASIC
                         ? Optional.of(new PrincipalAuthenticator(sessions, java.time.Duration.ofHours(1), 100_000))
                         : Optional.empty();
                 TicketSigner signer = ticketKey.map(TicketSigner::withKey).orElseGet(TicketSigner::random);
                 RiffleFlightSqlProducer producer = new RiffleFlightSqlProducer(sessions, authenticator, signer,
                         advertised, endpointsPerScan, allocator, new FlightMetrics(registry));
                 boolean tls = tlsCertificate.isPresent();
-                Location listen = tls ? Location.forGrpcTls(host, port) : Location.forGrpcInsecure(host, port);
+                Location listen = tls ? Location.forGrpcTls(host(), port()) : Location.forGrpcInsecure(host(), port());
                 FlightServer.Builder server = FlightServer.builder(allocator, listen, producer);
                 authenticator.ifPresent(server::headerAuthenticator);
                 if (tls) {
                     server.useTls(tlsCertificate.get(), tlsKey.get());
                 }
                 FlightServer started = server.build().start();
-                FlightSqlServer flight = new FlightSqlServer(started, sessions, true, conn, owns, allocator, host, tls);
-                LOG.info("Flight SQL at {} over Fluss {}", flight.jdbcUrl(),
-                        fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
+                FlightSqlServer flight = new FlightSqlServer(started, runtime, host(), tls);
+                LOG.info("Flight SQL at {} over Fluss {}", flight.jdbcUrl(), runtime.bootstrapServers());
                 return flight;
             } catch (IOException | RuntimeException e) {
-                if (sessions != null) {
-                    sessions.close();
+                try {
+                    runtime.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
                 }
-                allocator.close();
-                if (owns) {
-                    try {
-                        conn.close();
-                    } catch (Exception closing) {
-                        e.addSuppressed(closing);
-                    }
-                }
-                throw new IllegalStateException("Cannot start the Flight SQL server on " + host + ":" + port + ": "
+                throw new IllegalStateException("Cannot start the Flight SQL server on " + host() + ":" + port() + ": "
                         + e.getMessage(), e);
             }
         }

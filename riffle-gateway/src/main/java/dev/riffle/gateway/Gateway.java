@@ -12,8 +12,8 @@ import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.RequestScope;
 import dev.riffle.gateway.rows.LookupResource;
-import dev.riffle.lake.read.PluginLakeReads;
-import dev.riffle.server.ServerClientDefaults;
+import dev.riffle.server.ServerBuilder;
+import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.session.Sessions;
 import dev.riffle.server.sql.SqlConnections;
@@ -27,13 +27,8 @@ import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
 import java.util.Set;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
 import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
-import org.apache.fluss.config.ConfigOptions;
-import org.apache.fluss.config.Configuration;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -57,24 +52,17 @@ public final class Gateway implements AutoCloseable {
             HandlerType.PATCH, HandlerType.DELETE);
 
     private final Javalin app;
-    private final FlussConnection connection;
-    private final boolean ownsConnection;
-    private final BufferAllocator allocator;
+    private final ServerRuntime runtime;
     private final GatewayMetrics metrics;
     private final String url;
     private final List<String> routes;
-    private final Sessions sessions;
 
-    private Gateway(Javalin app, FlussConnection connection, boolean ownsConnection, BufferAllocator allocator,
-            GatewayMetrics metrics, String url, List<String> routes, Sessions sessions) {
+    private Gateway(Javalin app, ServerRuntime runtime, GatewayMetrics metrics, String url, List<String> routes) {
         this.app = app;
-        this.connection = connection;
-        this.ownsConnection = ownsConnection;
-        this.allocator = allocator;
+        this.runtime = runtime;
         this.metrics = metrics;
         this.url = url;
         this.routes = routes;
-        this.sessions = sessions;
     }
 
     /** A gateway on {@code port} (0: any free port) over the cluster at {@code bootstrapServers}. */
@@ -107,12 +95,12 @@ public final class Gateway implements AutoCloseable {
 
     /** Arrow memory held by requests in flight (0 when idle). */
     public long arrowAllocatedBytes() {
-        return allocator.getAllocatedMemory();
+        return runtime.allocator().getAllocatedMemory();
     }
 
     /** The JDBC URL that {@code POST /v1/sql} connects with ({@code jdbc:riffle://HOST:PORT}). */
     public String jdbcUrl() {
-        return SqlConnections.urlOf(connection.getConfiguration());
+        return SqlConnections.urlOf(runtime.connection().getConfiguration());
     }
 
     /** What the gateway's sessions hold and have let go of (sessions, table handles, connections). */
@@ -122,12 +110,12 @@ public final class Gateway implements AutoCloseable {
     }
 
     public Sessions.Counts sessionCounts() {
-        return sessions.counts();
+        return runtime.sessions().counts();
     }
 
     /** How many principals have a session open (with {@link Auth#BASIC}; 0 otherwise). */
     public int openPrincipals() {
-        return sessions.principals();
+        return runtime.sessions().principals();
     }
 
     /**
@@ -139,96 +127,40 @@ public final class Gateway implements AutoCloseable {
         try {
             app.stop();
             metrics.close();
-            sessions.close();
         } finally {
-            try {
-                if (ownsConnection) {
-                    connection.close();
-                }
-            } finally {
-                allocator.close();
-            }
+            runtime.close(); // sessions, the connection if the gateway opened it, then the allocator
         }
     }
 
     /** Settings of a gateway; {@link #start()} opens the connection (unless given one) and the port. */
-    public static final class Builder {
-        private Configuration clientConfig;
-        private Connection connection;
-        private String host = "0.0.0.0";
-        private int port = 8080;
-        private long maxBodyBytes = 64L * 1024 * 1024;
-        private Duration requestTimeout = Duration.ofSeconds(60);
-        private Duration scanTimeout = Duration.ofMinutes(5);
-        private int maxKeys = 10_000;
-        private int maxBuckets = ServerLimits.DEFAULT_MAX_BUCKETS;
-        private int maxSqlLength = ServerLimits.DEFAULT.maxSqlLength();
-        private Auth auth = Auth.NONE;
-        private int maxPrincipals = 100;
-
-        private Builder() {}
-
-        public Builder bootstrapServers(String bootstrapServers) {
-            Configuration conf = new Configuration();
-            conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), requireNonNull(bootstrapServers, "bootstrapServers is null"));
-            return clientConfig(conf);
+    public static final class Builder extends ServerBuilder<Builder> {
+        private Builder() {
+            super("the gateway", 8080);
         }
 
-        /**
-         * A full Fluss client configuration. Unless it sets them, the gateway sets
-         * {@code client.lookup.batch-timeout} to 1 ms and {@code client.writer.batch-timeout} to 5 ms:
-         * a lookup or a write then waits that long for others to batch with, not 100 ms.
-         */
-        public Builder clientConfig(Configuration conf) {
-            this.clientConfig = new Configuration(requireNonNull(conf, "conf is null"));
-            this.connection = null;
-            return this;
-        }
-
-        /** An existing connection (closed by its owner, not the gateway); its own lookup batch timeout applies. */
-        public Builder connection(Connection connection) {
-            this.connection = requireNonNull(connection, "connection is null");
-            this.clientConfig = null;
-            return this;
-        }
-
-        /** The interface to listen on (default all: {@code 0.0.0.0}). */
-        public Builder host(String host) {
-            this.host = requireNonNull(host, "host is null");
-            return this;
-        }
-
-        /** The port (default 8080; 0 picks a free one). */
-        public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535, got " + port);
-            }
-            this.port = port;
+        @Override
+        protected Builder self() {
             return this;
         }
 
         /** The largest request body accepted (default 64 MiB); larger ones get 413. */
         public Builder maxBodyBytes(long bytes) {
-            this.maxBodyBytes = bytes;
-            return this;
+            return limits(limits().withMaxBodyBytes(bytes));
         }
 
         /** How long one Fluss call (DDL, write, lookup) may take (default 60 s); then 504. */
         public Builder requestTimeout(Duration timeout) {
-            this.requestTimeout = requireNonNull(timeout, "timeout is null");
-            return this;
+            return limits(limits().withRequestTimeout(requireNonNull(timeout, "timeout is null")));
         }
 
         /** How long one scan may take (default 5 min). */
         public Builder scanTimeout(Duration timeout) {
-            this.scanTimeout = requireNonNull(timeout, "timeout is null");
-            return this;
+            return limits(limits().withScanTimeout(requireNonNull(timeout, "timeout is null")));
         }
 
         /** The most keys in one lookup or delete request (default 10,000). */
         public Builder maxKeys(int maxKeys) {
-            this.maxKeys = maxKeys;
-            return this;
+            return limits(limits().withMaxKeys(maxKeys));
         }
 
         /** The most buckets a table created through the gateway may have (default 1024); more is a 400. */
@@ -236,8 +168,7 @@ public final class Gateway implements AutoCloseable {
             if (maxBuckets < 1) {
                 throw new IllegalArgumentException("maxBuckets must be at least 1, got " + maxBuckets);
             }
-            this.maxBuckets = maxBuckets;
-            return this;
+            return limits(limits().withMaxBuckets(maxBuckets));
         }
 
         /** The longest SQL statement {@code /v1/sql} takes, in characters (default 65,536); longer is a 413 {@code sql_too_long}. */
@@ -245,51 +176,20 @@ public final class Gateway implements AutoCloseable {
             if (characters < 1) {
                 throw new IllegalArgumentException("maxSqlLength must be at least 1, got " + characters);
             }
-            this.maxSqlLength = characters;
-            return this;
+            return limits(limits().withMaxSqlLength(characters));
         }
 
         /**
-         * How {@code /v1} requests authenticate (default {@link Auth#NONE}). With {@link Auth#BASIC}
-         * each request's Basic user and password open that principal's own SASL/PLAIN connection
-         * (built from this gateway's client options); the gateway's own connection then serves only
-         * {@code /ready}, so give it credentials (or a listener) that can reach the cluster.
+         * Opens the connection (unless given one) and listens. With {@link Auth#BASIC} the
+         * gateway's own connection serves only {@code /ready}, so give it credentials (or a
+         * listener) that can reach the cluster.
          */
-        public Builder auth(Auth auth) {
-            this.auth = requireNonNull(auth, "auth is null");
-            return this;
-        }
-
-        /** With {@link Auth#BASIC}: how many principals' connections stay open (default 100, least recently used closed). */
-        public Builder maxPrincipals(int maxPrincipals) {
-            if (maxPrincipals < 1) {
-                throw new IllegalArgumentException("maxPrincipals must be at least 1, got " + maxPrincipals);
-            }
-            this.maxPrincipals = maxPrincipals;
-            return this;
-        }
-
         public Gateway start() {
-            ServerLimits limits = new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys, maxBuckets,
-                    maxSqlLength);
-            boolean owns = connection == null;
-            if (owns && clientConfig == null) {
-                throw new IllegalStateException("Give the gateway bootstrapServers, a clientConfig or a connection");
-            }
-            Connection conn = owns
-                    ? ConnectionFactory.createConnection(ServerClientDefaults.apply(clientConfig))
-                    : connection;
-            if (!(conn instanceof FlussConnection fluss)) {
-                throw new IllegalArgumentException("The gateway needs the Fluss client's own Connection, got "
-                        + conn.getClass().getName());
-            }
-            BufferAllocator allocator = new RootAllocator();
-            GatewayMetrics metrics = new GatewayMetrics(allocator::getAllocatedMemory);
-            // The lake is found once, over the gateway's own connection; every session's reads use it.
-            PluginLakeReads lake = new PluginLakeReads(fluss);
-            Sessions sessions = auth == Auth.BASIC
-                    ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals)
-                    : Sessions.shared(fluss, allocator, lake, limits);
+            ServerLimits limits = limits();
+            ServerRuntime runtime = openRuntime();
+            FlussConnection fluss = runtime.connection();
+            Sessions sessions = runtime.sessions();
+            GatewayMetrics metrics = new GatewayMetrics(runtime.allocator()::getAllocatedMemory);
             try {
                 QueuedThreadPool threads = new QueuedThreadPool(250, 8, 60_000);
                 threads.setName("riffle-gateway-http");
@@ -302,7 +202,7 @@ public final class Gateway implements AutoCloseable {
                     config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
                     config.jetty.modifyServletContextHandler(context ->
                             context.insertHandler(Routes.aheadOfJavalin(lookups, sessions, metrics)));
-                    config.http.maxRequestSize = maxBodyBytes;
+                    config.http.maxRequestSize = limits.maxBodyBytes();
                     config.http.prefer405over404 = true;
                     config.http.disableCompression();
                     config.jsonMapper(new JavalinJackson(Json.MAPPER, false));
@@ -327,22 +227,17 @@ public final class Gateway implements AutoCloseable {
                 app.before("/v1/*", scope::before);
                 app.after("/v1/*", scope::after);
                 Routes.register(app, fluss, metrics, lookups);
-                app.start(host, port);
-                String shownHost = host.equals("0.0.0.0") || host.equals("::") ? "127.0.0.1" : host;
+                app.start(host(), port());
+                String shownHost = host().equals("0.0.0.0") || host().equals("::") ? "127.0.0.1" : host();
                 String url = "http://" + shownHost + ":" + app.port();
-                LOG.info("HTTP gateway at {} over Fluss {}", url,
-                        fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
-                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes), sessions);
+                LOG.info("HTTP gateway at {} over Fluss {}", url, runtime.bootstrapServers());
+                return new Gateway(app, runtime, metrics, url, List.copyOf(routes));
             } catch (RuntimeException e) {
                 metrics.close();
-                sessions.close();
-                allocator.close();
-                if (owns) {
-                    try {
-                        conn.close();
-                    } catch (Exception suppressed) {
-                        e.addSuppressed(suppressed);
-                    }
+                try {
+                    runtime.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
                 }
                 throw e;
             }

@@ -1,17 +1,15 @@
 package dev.riffle.pgwire;
 
-import static java.util.Objects.requireNonNull;
 
-import dev.riffle.lake.read.PluginLakeReads;
 import dev.riffle.pgwire.protocol.BackendEncoder;
 import dev.riffle.pgwire.protocol.FrontendDecoder;
 import dev.riffle.pgwire.session.CancelRegistry;
 import dev.riffle.pgwire.session.PgConnectionHandler;
 import dev.riffle.pgwire.session.PgServerContext;
-import dev.riffle.server.ServerClientDefaults;
+import dev.riffle.server.ServerBuilder;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.principal.Auth;
-import dev.riffle.server.session.Sessions;
+import dev.riffle.server.ServerRuntime;
 import io.netty.bootstrap.ServerBootstrap;
 import io.netty.channel.Channel;
 import io.netty.channel.ChannelInitializer;
@@ -27,13 +25,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.memory.RootAllocator;
-import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.ConnectionFactory;
-import org.apache.fluss.client.FlussConnection;
-import org.apache.fluss.config.ConfigOptions;
-import org.apache.fluss.config.Configuration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -61,25 +52,18 @@ public final class PgWireServer implements AutoCloseable {
     private final EventLoopGroup boss;
     private final EventLoopGroup events;
     private final ExecutorService workers;
-    private final Sessions sessions;
     private final CancelRegistry cancels;
-    private final Connection connection;
-    private final boolean ownsConnection;
-    private final BufferAllocator allocator;
+    private final ServerRuntime runtime;
     private final String host;
 
     private PgWireServer(Channel listener, EventLoopGroup boss, EventLoopGroup events, ExecutorService workers,
-            Sessions sessions, CancelRegistry cancels, Connection connection, boolean ownsConnection,
-            BufferAllocator allocator, String host) {
+            CancelRegistry cancels, ServerRuntime runtime, String host) {
         this.listener = listener;
         this.boss = boss;
         this.events = events;
         this.workers = workers;
-        this.sessions = sessions;
         this.cancels = cancels;
-        this.connection = connection;
-        this.ownsConnection = ownsConnection;
-        this.allocator = allocator;
+        this.runtime = runtime;
         this.host = host;
     }
 
@@ -99,7 +83,7 @@ public final class PgWireServer implements AutoCloseable {
 
     /** Whether clients must log in with a Fluss user and password. */
     public boolean authenticates() {
-        return sessions.authenticates();
+        return runtime.sessions().authenticates();
     }
 
     /** A ready psql command line for this server. */
@@ -115,7 +99,7 @@ public final class PgWireServer implements AutoCloseable {
 
     /** Arrow memory the server holds now (0 when no statement is being read). */
     public long arrowAllocatedBytes() {
-        return allocator.getAllocatedMemory();
+        return runtime.allocator().getAllocatedMemory();
     }
 
     /** How many clients are connected (and past startup). */
@@ -138,86 +122,21 @@ public final class PgWireServer implements AutoCloseable {
                 Thread.currentThread().interrupt();
             }
         } finally {
-            try {
-                sessions.close();
-            } finally {
-                try {
-                    if (ownsConnection) {
-                        connection.close();
-                    }
-                } catch (Exception e) {
-                    LOG.warn("Closing the PostgreSQL server's Fluss connection failed", e);
-                } finally {
-                    allocator.close(); // fails if Arrow memory leaked
-                }
-            }
+            runtime.close(); // sessions, the connection if the server opened it, then the allocator
         }
     }
 
     /** Settings of a PostgreSQL protocol server; {@link #start()} opens the connection (unless given one) and the port. */
-    public static final class Builder {
-        private Configuration clientConfig;
-        private Connection connection;
-        private String host = "0.0.0.0";
-        private int port = DEFAULT_PORT;
-        private Auth auth = Auth.NONE;
-        private int maxPrincipals = 100;
+    public static final class Builder extends ServerBuilder<Builder> {
         private int maxConnections = 200;
-        private ServerLimits limits = ServerLimits.DEFAULT;
         private int maxCopyRows = DEFAULT_MAX_COPY_ROWS;
 
-        private Builder() {}
-
-        public Builder bootstrapServers(String bootstrapServers) {
-            Configuration conf = new Configuration();
-            conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), requireNonNull(bootstrapServers, "bootstrapServers is null"));
-            return clientConfig(conf);
+        private Builder() {
+            super("the PostgreSQL server", DEFAULT_PORT);
         }
 
-        /** A full Fluss client configuration, with {@link ServerClientDefaults} where it sets nothing itself. */
-        public Builder clientConfig(Configuration conf) {
-            this.clientConfig = new Configuration(requireNonNull(conf, "conf is null"));
-            this.connection = null;
-            return this;
-        }
-
-        /** An existing connection (closed by its owner, not the server). */
-        public Builder connection(Connection connection) {
-            this.connection = requireNonNull(connection, "connection is null");
-            this.clientConfig = null;
-            return this;
-        }
-
-        /** The interface to listen on (default all: {@code 0.0.0.0}). */
-        public Builder host(String host) {
-            this.host = requireNonNull(host, "host is null");
-            return this;
-        }
-
-        /** The port (default 15432; 0 picks a free one). */
-        public Builder port(int port) {
-            if (port < 0 || port > 65535) {
-                throw new IllegalArgumentException("port must be 0..65535, got " + port);
-            }
-            this.port = port;
-            return this;
-        }
-
-        /**
-         * How clients authenticate (default {@link Auth#NONE}: trust). With {@link Auth#BASIC} the
-         * server asks for a cleartext password and opens that user's own Fluss SASL/PLAIN connection.
-         */
-        public Builder auth(Auth auth) {
-            this.auth = requireNonNull(auth, "auth is null");
-            return this;
-        }
-
-        /** With {@link Auth#BASIC}: how many principals' connections stay open (default 100). */
-        public Builder maxPrincipals(int maxPrincipals) {
-            if (maxPrincipals < 1) {
-                throw new IllegalArgumentException("maxPrincipals must be at least 1, got " + maxPrincipals);
-            }
-            this.maxPrincipals = maxPrincipals;
+        @Override
+        protected Builder self() {
             return this;
         }
 
@@ -227,15 +146,6 @@ public final class PgWireServer implements AutoCloseable {
                 throw new IllegalArgumentException("maxConnections must be at least 1, got " + maxConnections);
             }
             this.maxConnections = maxConnections;
-            return this;
-        }
-
-        /**
-         * What one statement may cost (SQL length, scan time, ...) and the largest message
-         * ({@link ServerLimits#maxBodyBytes()}); default {@link ServerLimits#DEFAULT}.
-         */
-        public Builder limits(ServerLimits limits) {
-            this.limits = requireNonNull(limits, "limits is null");
             return this;
         }
 
@@ -253,30 +163,20 @@ public final class PgWireServer implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Opens the connection (unless given one) and listens. The largest message a client may
+         * send is {@link ServerLimits#maxBodyBytes()} of the {@link #limits}.
+         */
         public PgWireServer start() {
-            boolean owns = connection == null;
-            if (owns && clientConfig == null) {
-                throw new IllegalStateException("Give the PostgreSQL server bootstrapServers, a clientConfig or a connection");
-            }
-            Connection conn = owns ? ConnectionFactory.createConnection(ServerClientDefaults.apply(clientConfig)) : connection;
-            if (!(conn instanceof FlussConnection fluss)) {
-                throw new IllegalArgumentException("The PostgreSQL server needs the Fluss client's own Connection, got "
-                        + conn.getClass().getName());
-            }
-            BufferAllocator allocator = new RootAllocator();
-            Sessions sessions = null;
+            ServerRuntime runtime = openRuntime();
             EventLoopGroup boss = null;
             EventLoopGroup events = null;
             ExecutorService workers = null;
             try {
-                PluginLakeReads lake = new PluginLakeReads(fluss);
-                sessions = auth == Auth.BASIC
-                        ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals)
-                        : Sessions.shared(fluss, allocator, lake, limits);
                 CancelRegistry cancels = new CancelRegistry();
                 workers = Executors.newCachedThreadPool(new DefaultThreadFactory("riffle-pgwire-worker", true));
-                int maxMessage = (int) Math.min(Integer.MAX_VALUE, limits.maxBodyBytes());
-                PgServerContext context = new PgServerContext(sessions, cancels, workers, maxConnections,
+                int maxMessage = (int) Math.min(Integer.MAX_VALUE, limits().maxBodyBytes());
+                PgServerContext context = new PgServerContext(runtime.sessions(), cancels, workers, maxConnections,
                         maxCopyRows);
                 AtomicInteger connections = new AtomicInteger();
                 boss = new NioEventLoopGroup(1, new DefaultThreadFactory("riffle-pgwire-accept", true));
@@ -293,11 +193,9 @@ public final class PgWireServer implements AutoCloseable {
                                         new PgConnectionHandler(context, connections));
                             }
                         });
-                Channel listener = bootstrap.bind(host, port).syncUninterruptibly().channel();
-                PgWireServer server = new PgWireServer(listener, boss, events, workers, sessions, cancels, conn, owns,
-                        allocator, host);
-                LOG.info("PostgreSQL protocol at {}:{} over Fluss {}", host, server.port(),
-                        fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
+                Channel listener = bootstrap.bind(host(), port()).syncUninterruptibly().channel();
+                PgWireServer server = new PgWireServer(listener, boss, events, workers, cancels, runtime, host());
+                LOG.info("PostgreSQL protocol at {}:{} over Fluss {}", host(), server.port(), runtime.bootstrapServers());
                 return server;
             } catch (RuntimeException e) {
                 if (boss != null) {
@@ -309,18 +207,12 @@ public final class PgWireServer implements AutoCloseable {
                 if (workers != null) {
                     workers.shutdownNow();
                 }
-                if (sessions != null) {
-                    sessions.close();
+                try {
+                    runtime.close();
+                } catch (RuntimeException closing) {
+                    e.addSuppressed(closing);
                 }
-                allocator.close();
-                if (owns) {
-                    try {
-                        conn.close();
-                    } catch (Exception closing) {
-                        e.addSuppressed(closing);
-                    }
-                }
-                throw new IllegalStateException("Cannot start the PostgreSQL server on " + host + ":" + port + ": "
+                throw new IllegalStateException("Cannot start the PostgreSQL server on " + host() + ":" + port() + ": "
                         + e.getMessage(), e);
             }
         }

@@ -39,7 +39,27 @@ public record ServerLimits(long maxBodyBytes, Duration requestTimeout, Duration 
         requireNonNull(scanTimeout, "scanTimeout is null");
     }
 
+    public ServerLimits withMaxBodyBytes(long bytes) {
+        return new ServerLimits(bytes, requestTimeout, scanTimeout, maxKeys, maxBuckets, maxSqlLength);
+    }
+
+    public ServerLimits withRequestTimeout(Duration timeout) {
+        return new ServerLimits(maxBodyBytes, timeout, scanTimeout, maxKeys, maxBuckets, maxSqlLength);
+    }
+
+    public ServerLimits withScanTimeout(Duration timeout) {
+        return new ServerLimits(maxBodyBytes, requestTimeout, timeout, maxKeys, maxBuckets, maxSqlLength);
+    }
+
     public ServerLimits withMaxKeys(int keys) {
         return new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, keys, maxBuckets, maxSqlLength);
+    }
+
+    public ServerLimits withMaxBuckets(int buckets) {
+        return new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys, buckets, maxSqlLength);
+    }
+
+    public ServerLimits withMaxSqlLength(int characters) {
+        return new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys, maxBuckets, characters);
     }
 }

@@ -1,0 +1,116 @@
+package dev.riffle.server;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.lake.read.PluginLakeReads;
+import dev.riffle.server.principal.Auth;
+import dev.riffle.server.session.Sessions;
+import java.util.Optional;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.FlussConnection;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What one server surface runs on: its Fluss connection (owned, or borrowed from whoever gave it),
+ * its Arrow allocator, and the sessions its requests run in (one shared, or one per principal).
+ * Closed together, sessions first and the allocator last, which fails if Arrow memory leaked.
+ *
+ * <pre>{@code
+ * try (ServerRuntime runtime = builder.openRuntime()) {   // from a ServerBuilder subclass
+ *     RequestContext request = ...;  // runs in runtime.sessions()
+ * }
+ * }</pre>
+ */
+public final class ServerRuntime implements AutoCloseable {
+    private static final Logger LOG = LoggerFactory.getLogger(ServerRuntime.class);
+
+    private final String serverName;
+    private final FlussConnection connection;
+    private final boolean ownsConnection;
+    private final BufferAllocator allocator;
+    private final Sessions sessions;
+
+    private ServerRuntime(String serverName, FlussConnection connection, boolean ownsConnection,
+            BufferAllocator allocator, Sessions sessions) {
+        this.serverName = serverName;
+        this.connection = connection;
+        this.ownsConnection = ownsConnection;
+        this.allocator = allocator;
+        this.sessions = sessions;
+    }
+
+    static ServerRuntime open(String serverName, Optional<Configuration> clientConfig, Optional<Connection> given,
+            Auth auth, ServerLimits limits, int maxPrincipals) {
+        requireNonNull(serverName, "serverName is null");
+        Connection conn = given.orElseGet(() -> ConnectionFactory.createConnection(
+                ServerClientDefaults.apply(clientConfig.orElseThrow())));
+        boolean owns = given.isEmpty();
+        if (!(conn instanceof FlussConnection fluss)) {
+            throw new IllegalArgumentException("Riffle's " + serverName.replaceFirst("^the ", "") + " needs the Fluss client's own Connection, got "
+                    + conn.getClass().getName());
+        }
+        BufferAllocator allocator = new RootAllocator();
+        try {
+            // The lake is found once, over the server's own connection; every session's reads use it.
+            PluginLakeReads lake = new PluginLakeReads(fluss);
+            Sessions sessions = auth == Auth.BASIC
+                    ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals)
+                    : Sessions.shared(fluss, allocator, lake, limits);
+            return new ServerRuntime(serverName, fluss, owns, allocator, sessions);
+        } catch (RuntimeException e) {
+            allocator.close();
+            if (owns) {
+                closeQuietly(conn, e);
+            }
+            throw e;
+        }
+    }
+
+    public FlussConnection connection() {
+        return connection;
+    }
+
+    public BufferAllocator allocator() {
+        return allocator;
+    }
+
+    public Sessions sessions() {
+        return sessions;
+    }
+
+    /** The cluster served, as its bootstrap servers (for start-up logs). */
+    public String bootstrapServers() {
+        return String.valueOf(connection.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
+    }
+
+    @Override
+    public void close() {
+        try {
+            sessions.close();
+        } finally {
+            try {
+                if (ownsConnection) {
+                    connection.close();
+                }
+            } catch (Exception e) {
+                LOG.warn("Closing {}'s Fluss connection failed", serverName, e); // the server stops regardless
+            } finally {
+                allocator.close(); // fails if Arrow memory leaked
+            }
+        }
+    }
+
+    private static void closeQuietly(Connection connection, RuntimeException failure) {
+        try {
+            connection.close();
+        } catch (Exception closing) {
+            failure.addSuppressed(closing);
+        }
+    }
+}
