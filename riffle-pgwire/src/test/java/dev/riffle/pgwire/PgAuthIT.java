@@ -43,7 +43,18 @@ class PgAuthIT {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = LocalCluster.builder().dataDir(dir.resolve("data")).coordinatorPort(0).lakeEnabled(false)
+        cluster = securedCluster(dir.resolve("data"));
+        server = PgWireServer.builder().clientConfig(cluster.clientConfig()).auth(Auth.BASIC).host("127.0.0.1").port(0)
+                .start();
+    }
+
+    /**
+     * A cluster with SASL/PLAIN users {@code admin} (the super user), {@code alice} and {@code bob}
+     * (passwords {@code <user>-secret}), a table {@code secured.notes}, and one ACL: alice may read
+     * the database {@code secured}.
+     */
+    static LocalCluster securedCluster(Path dataDir) throws Exception {
+        LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false)
                 .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret", "bob", "bob-secret")).start();
         try (org.apache.fluss.client.Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
                 Admin admin = connection.getAdmin()) {
@@ -53,9 +64,11 @@ class PgAuthIT {
             admin.createAcls(List.of(new AclBinding(Resource.database("secured"), new AccessControlEntry(
                     new FlussPrincipal("alice", "User"), AccessControlEntry.WILD_CARD_HOST, OperationType.READ,
                     PermissionType.ALLOW)))).all().get();
+        } catch (Exception e) {
+            cluster.close();
+            throw e;
         }
-        server = PgWireServer.builder().clientConfig(cluster.clientConfig()).auth(Auth.BASIC).host("127.0.0.1").port(0)
-                .start();
+        return cluster;
     }
 
     @AfterAll
