@@ -75,6 +75,12 @@ class CommandLineErrorsTest {
         assertThat(localKeyless.exitCode()).isEqualTo(2);
         assertThat(localKeyless.err()).startsWith("riffle: --pg-tls-cert and --pg-tls-key go together");
 
+        Result noPg = run("serve", "--http-host", "127.0.0.1", "--pg-port", "-1", "--pg-tls-cert", "c.pem",
+                "--pg-tls-key", "k.pem");
+        assertThat(noPg.exitCode()).isEqualTo(2);
+        assertThat(noPg.err()).startsWith("riffle: --pg-tls-cert is for the PostgreSQL protocol, which --pg-port -1 "
+                + "turns off");
+
         Path users = Files.writeString(dir.resolve("pg-users"), "alice:alice-secret\n");
         Result withoutAuth = run("serve", "--http-host", "127.0.0.1", "--pg-password-file", users.toString());
         assertThat(withoutAuth.exitCode()).isEqualTo(2);

@@ -132,6 +132,11 @@ public final class ServeCommand implements Callable<Integer> {
                     "--flight-tls-cert and --flight-tls-key go together");
         }
         pgTls.check(spec.commandLine());
+        if (pgPort < 0 && (pgPasswordFile.isPresent() || pgTls.certificateChain().isPresent())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), (pgPasswordFile.isPresent()
+                    ? "--pg-password-file" : "--pg-tls-cert") + " is for the PostgreSQL protocol, which --pg-port -1 "
+                    + "turns off");
+        }
         Optional<PasswordFile> pgUsers = pgPasswordFile(mode);
         ShutdownSignals.onStop(stop::countDown);
         Configuration clientConfig = clientConfig(mode);
