@@ -25,6 +25,12 @@ import java.sql.Statement;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -51,9 +57,15 @@ class PgScramTlsIT {
     @BeforeAll
     static void start() throws Exception {
         cluster = PgAuthIT.securedCluster(dir.resolve("data"));
+        try (org.apache.fluss.client.Connection admin = ConnectionFactory.createConnection(cluster.clientConfig());
+                Table notes = admin.getTable(TablePath.of("secured", "notes"))) {
+            AppendWriter writer = notes.newAppend().createWriter();
+            writer.append(GenericRow.of(1, BinaryString.fromString("a note")));
+            writer.flush();
+        }
         // carol is in the password file but not a Fluss user; bob's line holds a password Fluss does not take.
         PasswordFile users = PasswordFile.read(Files.writeString(dir.resolve("pg-users"),
-                "alice:alice-secret\nbob:not-bobs-fluss-password\ncarol:carol-secret\n"));
+                "alice:alice-secret\nbob:not-bobs-fluss-password\ncarol:carol-secret\ndave:dave-secret\n"));
         scram = PgWireServer.builder().clientConfig(cluster.clientConfig()).auth(Auth.BASIC).scramUsers(users)
                 .host("127.0.0.1").port(0).start();
         SelfSignedCertificate certificate = SelfSignedCertificate.create(dir);
@@ -88,9 +100,16 @@ class PgScramTlsIT {
     @Test
     void pgjdbcLogsInWithScramAndTheAclsDecide() throws Exception {
         try (Connection alice = connect(scram, "alice", "alice-secret"); Statement statement = alice.createStatement()) {
-            assertThat(PgJdbcIT.rows(statement.executeQuery("SELECT count(*) FROM secured.notes"))).containsExactly("0");
+            assertThat(PgJdbcIT.rows(statement.executeQuery("SELECT count(*) FROM secured.notes"))).containsExactly("1");
             SQLException denied = assertThrows(SQLException.class,
                     () -> statement.execute("CREATE TABLE secured.more (id INT)"));
+            assertThat(denied.getSQLState()).as(denied.getMessage()).isEqualTo("42501");
+        }
+        // dave may see the database but not read it.
+        try (Connection dave = connect(scram, "dave", "dave-secret"); Statement statement = dave.createStatement()) {
+            statement.setQueryTimeout(60);
+            SQLException denied = assertThrows(SQLException.class,
+                    () -> statement.executeQuery("SELECT count(*) FROM secured.notes"));
             assertThat(denied.getSQLState()).as(denied.getMessage()).isEqualTo("42501");
         }
     }
@@ -139,7 +158,7 @@ class PgScramTlsIT {
     void psqlLogsInWithScram() throws Exception {
         Run ok = psql(scram, "alice", Map.of("PGPASSWORD", "alice-secret"), "SELECT count(*) FROM secured.notes");
         assertThat(ok.exitCode()).as(ok.err()).isZero();
-        assertThat(ok.out()).isEqualTo("0\n");
+        assertThat(ok.out()).isEqualTo("1\n");
         Run wrong = psql(scram, "alice", Map.of("PGPASSWORD", "wrong"), "SELECT 1");
         assertThat(wrong.exitCode()).isEqualTo(2);
         assertThat(wrong.err()).contains("FATAL:  " + REFUSED.formatted("alice"));
@@ -155,7 +174,7 @@ class PgScramTlsIT {
                 + " dbname=riffle user=USER sslmode=require\"");
         // sslmode=require encrypts without checking the (self-signed) certificate.
         try (Connection alice = connect(tls, "alice", "alice-secret"); Statement statement = alice.createStatement()) {
-            assertThat(PgJdbcIT.rows(statement.executeQuery("SELECT count(*) FROM secured.notes"))).containsExactly("0");
+            assertThat(PgJdbcIT.rows(statement.executeQuery("SELECT count(*) FROM secured.notes"))).containsExactly("1");
         }
         // pgjdbc's default, prefer, takes TLS when offered.
         String url = "jdbc:postgresql://127.0.0.1:" + tls.port() + "/riffle";
@@ -172,7 +191,7 @@ class PgScramTlsIT {
         Run psql = psql(tls, "alice", Map.of("PGPASSWORD", "alice-secret", "PGSSLMODE", "require"),
                 "SELECT count(*) FROM secured.notes");
         assertThat(psql.exitCode()).as(psql.err()).isZero();
-        assertThat(psql.out()).isEqualTo("0\n");
+        assertThat(psql.out()).isEqualTo("1\n");
         Run disabled = psql(tls, "alice", Map.of("PGPASSWORD", "alice-secret", "PGSSLMODE", "disable"), "SELECT 1");
         assertThat(disabled.exitCode()).isEqualTo(2);
         assertThat(disabled.err()).contains("FATAL:  this server accepts only TLS connections");
