@@ -64,4 +64,35 @@ class CommandLineErrorsTest {
         assertThat(result.err().lines()).singleElement().asString()
                 .startsWith("riffle: Data directory " + file.resolve("data") + " is not writable");
     }
+
+    @Test
+    void postgresTlsAndPasswordFileOptionsAreCheckedBeforeAnythingStarts(@TempDir Path dir) throws Exception {
+        Result keyless = run("serve", "--http-host", "127.0.0.1", "--pg-tls-cert", "cert.pem");
+        assertThat(keyless.exitCode()).isEqualTo(2);
+        assertThat(keyless.err()).isEqualTo("riffle: --pg-tls-cert and --pg-tls-key go together (see 'riffle serve "
+                + "--help')" + System.lineSeparator());
+        Result localKeyless = run("local", "--data-dir", dir.toString(), "--pg-tls-key", "key.pem");
+        assertThat(localKeyless.exitCode()).isEqualTo(2);
+        assertThat(localKeyless.err()).startsWith("riffle: --pg-tls-cert and --pg-tls-key go together");
+
+        Result noPg = run("serve", "--http-host", "127.0.0.1", "--pg-port", "-1", "--pg-tls-cert", "c.pem",
+                "--pg-tls-key", "k.pem");
+        assertThat(noPg.exitCode()).isEqualTo(2);
+        assertThat(noPg.err()).startsWith("riffle: --pg-tls-cert is for the PostgreSQL protocol, which --pg-port -1 "
+                + "turns off");
+
+        Path users = Files.writeString(dir.resolve("pg-users"), "alice:alice-secret\n");
+        Result withoutAuth = run("serve", "--http-host", "127.0.0.1", "--pg-password-file", users.toString());
+        assertThat(withoutAuth.exitCode()).isEqualTo(2);
+        assertThat(withoutAuth.err()).startsWith("riffle: --pg-password-file goes with --auth basic");
+        Result missing = run("serve", "--auth", "basic", "--pg-password-file", dir.resolve("none").toString());
+        assertThat(missing.exitCode()).isEqualTo(2);
+        assertThat(missing.err()).startsWith("riffle: Cannot read --pg-password-file " + dir.resolve("none")
+                + ": no such file");
+        Path bad = Files.writeString(dir.resolve("bad"), "alice:alice-secret\nbob-secret\n");
+        Result malformed = run("serve", "--auth", "basic", "--pg-password-file", bad.toString());
+        assertThat(malformed.exitCode()).isEqualTo(2);
+        assertThat(malformed.err()).startsWith("riffle: Password file " + bad + ", line 2: expected user:password")
+                .doesNotContain("bob-secret");
+    }
 }

@@ -11,6 +11,7 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
+import dev.riffle.local.junit.SelfSignedCertificate;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
@@ -42,8 +43,11 @@ class LocalCommandIT {
     @Test
     void acceptsAFlussClientWithin20SecondsAndStopsCleanlyOnSigterm(@TempDir Path dataDir) throws Exception {
         Path stdout = dataDir.resolveSibling(dataDir.getFileName() + "-stdout.txt");
+        SelfSignedCertificate tls = SelfSignedCertificate.create(
+                Files.createDirectories(dataDir.resolveSibling(dataDir.getFileName() + "-tls")));
         Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0", "--http-port", "0",
-                "--flight-port", "0", "--pg-port", "0"))
+                "--flight-port", "0", "--pg-port", "0", "--pg-tls-cert", tls.certificate().toString(),
+                "--pg-tls-key", tls.privateKey().toString()))
                 .redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
@@ -74,9 +78,10 @@ class LocalCommandIT {
                 assertThat(rs.next()).isTrue();
                 assertThat(rs.getInt("two")).isEqualTo(2);
             }
-            // And the PostgreSQL protocol: a ready psql command, and a pgjdbc URL that answers a query.
+            // And the PostgreSQL protocol, here over TLS (--pg-tls-cert): a ready psql command, and a pgjdbc URL
+            // that answers a query.
             assertThat(Files.readString(stdout, UTF_8)).containsPattern(
-                    "PostgreSQL \\(psql\\)\\s+psql \"host=127\\.0\\.0\\.1 port=\\d+ dbname=riffle\"");
+                    "PostgreSQL \\(psql\\)\\s+psql \"host=127\\.0\\.0\\.1 port=\\d+ dbname=riffle sslmode=require\"");
             Matcher pg = Pattern.compile("PostgreSQL JDBC URL\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
             assertThat(pg.find()).as("PostgreSQL JDBC URL printed").isTrue();
             java.util.Properties pgUser = new java.util.Properties();

@@ -4,19 +4,13 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.local.LocalCluster;
+import dev.riffle.local.junit.SelfSignedCertificate;
 import dev.riffle.server.principal.Auth;
-import java.io.File;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.KeyStore;
-import java.security.PrivateKey;
-import java.security.cert.Certificate;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -69,11 +63,9 @@ class FlightAuthIT {
                     new FlussPrincipal("alice", "User"), AccessControlEntry.WILD_CARD_HOST, OperationType.READ,
                     PermissionType.ALLOW)))).all().get();
         }
-        File certificate = dir.resolve("cert.pem").toFile();
-        File key = dir.resolve("key.pem").toFile();
-        selfSigned(certificate, key);
+        SelfSignedCertificate tls = SelfSignedCertificate.create(dir);
         server = FlightSqlServer.builder().clientConfig(cluster.clientConfig()).auth(Auth.BASIC).host("127.0.0.1")
-                .port(0).tls(certificate, key).start();
+                .port(0).tls(tls.certificate().toFile(), tls.privateKey().toFile()).start();
     }
 
     @AfterAll
@@ -140,28 +132,5 @@ class FlightAuthIT {
                 assertThat(stream.getRoot().getRowCount()).isEqualTo(1);
             }
         }
-    }
-
-    /** A self-signed certificate for 127.0.0.1 made with the JDK's keytool, written as PEM. */
-    private static void selfSigned(File certificate, File key) throws Exception {
-        Path store = dir.resolve("tls.p12");
-        String keytool = Path.of(System.getProperty("java.home"), "bin", "keytool").toString();
-        Process process = new ProcessBuilder(keytool, "-genkeypair", "-alias", "riffle", "-keyalg", "RSA", "-keysize",
-                "2048", "-validity", "2", "-dname", "CN=127.0.0.1", "-ext", "SAN=ip:127.0.0.1", "-storetype", "PKCS12",
-                "-keystore", store.toString(), "-storepass", "changeit", "-keypass", "changeit")
-                .redirectErrorStream(true).start();
-        String output = new String(process.getInputStream().readAllBytes(), StandardCharsets.UTF_8);
-        assertThat(process.waitFor()).as(output).isZero();
-        KeyStore keys = KeyStore.getInstance("PKCS12");
-        try (var in = Files.newInputStream(store)) {
-            keys.load(in, "changeit".toCharArray());
-        }
-        Certificate cert = keys.getCertificate("riffle");
-        PrivateKey privateKey = (PrivateKey) keys.getKey("riffle", "changeit".toCharArray());
-        Base64.Encoder pem = Base64.getMimeEncoder(64, "\n".getBytes(StandardCharsets.US_ASCII));
-        Files.writeString(certificate.toPath(), "-----BEGIN CERTIFICATE-----\n" + pem.encodeToString(cert.getEncoded())
-                + "\n-----END CERTIFICATE-----\n");
-        Files.writeString(key.toPath(), "-----BEGIN PRIVATE KEY-----\n" + pem.encodeToString(privateKey.getEncoded())
-                + "\n-----END PRIVATE KEY-----\n");
     }
 }

@@ -43,8 +43,20 @@ class PgAuthIT {
 
     @BeforeAll
     static void start() throws Exception {
-        cluster = LocalCluster.builder().dataDir(dir.resolve("data")).coordinatorPort(0).lakeEnabled(false)
-                .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret", "bob", "bob-secret")).start();
+        cluster = securedCluster(dir.resolve("data"));
+        server = PgWireServer.builder().clientConfig(cluster.clientConfig()).auth(Auth.BASIC).host("127.0.0.1").port(0)
+                .start();
+    }
+
+    /**
+     * A cluster with SASL/PLAIN users {@code admin} (the super user), {@code alice}, {@code bob} and
+     * {@code dave} (passwords {@code <user>-secret}), a table {@code secured.notes}, and two ACLs:
+     * alice may read the database {@code secured}, dave may only see it (DESCRIBE).
+     */
+    static LocalCluster securedCluster(Path dataDir) throws Exception {
+        LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false)
+                .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret", "bob", "bob-secret", "dave",
+                        "dave-secret")).start();
         try (org.apache.fluss.client.Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
                 Admin admin = connection.getAdmin()) {
             admin.createDatabase("secured", DatabaseDescriptor.EMPTY, false).get();
@@ -52,10 +64,14 @@ class PgAuthIT {
                     .column("id", DataTypes.INT()).column("text", DataTypes.STRING()).build()).build(), false).get();
             admin.createAcls(List.of(new AclBinding(Resource.database("secured"), new AccessControlEntry(
                     new FlussPrincipal("alice", "User"), AccessControlEntry.WILD_CARD_HOST, OperationType.READ,
+                    PermissionType.ALLOW)), new AclBinding(Resource.database("secured"), new AccessControlEntry(
+                    new FlussPrincipal("dave", "User"), AccessControlEntry.WILD_CARD_HOST, OperationType.DESCRIBE,
                     PermissionType.ALLOW)))).all().get();
+        } catch (Exception e) {
+            cluster.close();
+            throw e;
         }
-        server = PgWireServer.builder().clientConfig(cluster.clientConfig()).auth(Auth.BASIC).host("127.0.0.1").port(0)
-                .start();
+        return cluster;
     }
 
     @AfterAll

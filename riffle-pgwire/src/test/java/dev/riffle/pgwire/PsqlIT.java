@@ -12,6 +12,7 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeAll;
@@ -26,7 +27,7 @@ import org.junit.jupiter.api.io.TempDir;
  */
 @ExtendWith({LocalClusterExtension.class, PgServerExtension.class})
 class PsqlIT {
-    private static final String PSQL = "/usr/bin/psql";
+    static final String PSQL = "/usr/bin/psql";
 
     private PgWireServer server;
 
@@ -64,12 +65,18 @@ class PsqlIT {
     }
 
     private static Run run(List<String> command) throws Exception {
+        return run(command, Map.of());
+    }
+
+    /** Runs psql with these environment variables (PGPASSWORD, PGSSLMODE, ...) and no others of libpq's. */
+    static Run run(List<String> command, Map<String, String> environment) throws Exception {
         Path out = Files.createTempFile("psql", ".out");
         Path err = Files.createTempFile("psql", ".err");
         try {
             ProcessBuilder builder = new ProcessBuilder(command).redirectOutput(out.toFile()).redirectError(err.toFile());
+            builder.environment().keySet().removeIf(name -> name.startsWith("PG"));
             builder.environment().put("PGCONNECT_TIMEOUT", "10");
-            builder.environment().remove("PGPASSWORD");
+            builder.environment().putAll(environment);
             Process process = builder.start();
             if (!process.waitFor(60, TimeUnit.SECONDS)) {
                 process.destroyForcibly();

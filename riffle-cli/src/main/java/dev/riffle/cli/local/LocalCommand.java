@@ -1,5 +1,6 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
@@ -13,6 +14,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -53,6 +55,9 @@ public final class LocalCommand implements Callable<Integer> {
             description = "PostgreSQL protocol port, for psql and PostgreSQL drivers (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int pgPort;
 
+    @Mixin
+    PgTlsOptions pgTls;
+
     @Spec
     CommandSpec spec;
 
@@ -78,6 +83,13 @@ public final class LocalCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--pg-port must be between 0 and 65535, got " + pgPort);
         }
+        pgTls.check(spec.commandLine());
+        Map<String, String> serviceOptions = new LinkedHashMap<>(Map.of("http.port", Integer.toString(httpPort),
+                "flight.port", Integer.toString(flightPort), PgLocalService.PORT_OPTION, Integer.toString(pgPort)));
+        pgTls.certificateChain().ifPresent(cert -> serviceOptions.put(PgLocalService.TLS_CERT_OPTION,
+                cert.toAbsolutePath().toString()));
+        pgTls.privateKey().ifPresent(key -> serviceOptions.put(PgLocalService.TLS_KEY_OPTION,
+                key.toAbsolutePath().toString()));
         Path dir = dataDir.toAbsolutePath().normalize();
         Path logFile = dir.resolve("logs").resolve("riffle.log");
         // Before the first logger exists, so that Fluss's and Paimon's logs land beside the data.
@@ -103,8 +115,7 @@ public final class LocalCommand implements Callable<Integer> {
             ShutdownSignals.onStop(stop::countDown);
             try {
                 for (LocalService service : ServiceLoader.load(LocalService.class)) {
-                    LocalService.Running running = service.start(cluster, Map.of("http.port", Integer.toString(httpPort),
-                            "flight.port", Integer.toString(flightPort), "pg.port", Integer.toString(pgPort)));
+                    LocalService.Running running = service.start(cluster, serviceOptions);
                     services.add(running);
                     addresses.putAll(running.addresses());
                 }

@@ -1,14 +1,20 @@
 package dev.riffle.cli.serve;
 
+import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.gateway.Gateway;
 import dev.riffle.pgwire.PgWireServer;
+import dev.riffle.pgwire.auth.InvalidPasswordFileException;
+import dev.riffle.pgwire.auth.PasswordFile;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
+import java.io.IOException;
 import java.io.PrintWriter;
 import java.net.InetAddress;
 import java.net.UnknownHostException;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
 import java.util.Optional;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -48,9 +54,19 @@ public final class ServeCommand implements Callable<Integer> {
 
     @Option(names = "--pg-port", paramLabel = "PORT", defaultValue = "15432",
             description = "The PostgreSQL protocol port (psql, PostgreSQL drivers), on the same host and with the same "
-                    + "--auth (basic: a cleartext password, passed to Fluss as SASL/PLAIN) (default: ${DEFAULT-VALUE}; "
-                    + "0 picks a free one; -1 serves no PostgreSQL protocol).")
+                    + "--auth (basic: a cleartext password, or SCRAM-SHA-256 with --pg-password-file; either way passed "
+                    + "to Fluss as SASL/PLAIN) (default: ${DEFAULT-VALUE}; 0 picks a free one; -1 serves no PostgreSQL "
+                    + "protocol).")
     int pgPort;
+
+    @CommandLine.Mixin
+    PgTlsOptions pgTls;
+
+    @Option(names = "--pg-password-file", paramLabel = "FILE",
+            description = "With --auth basic: PostgreSQL clients log in with SCRAM-SHA-256 (no password on the wire) as "
+                    + "the users of this file, one user:password a line; the password opens the user's Fluss "
+                    + "SASL/PLAIN connection, which is why the server must know it.")
+    Optional<Path> pgPasswordFile;
 
     @Option(names = "--flight-tls-cert", paramLabel = "PEM",
             description = "Serve Flight SQL over TLS with this certificate chain (with --flight-tls-key).")
@@ -115,13 +131,19 @@ public final class ServeCommand implements Callable<Integer> {
             throw new CommandLine.ParameterException(spec.commandLine(),
                     "--flight-tls-cert and --flight-tls-key go together");
         }
+        pgTls.check(spec.commandLine());
+        if (pgPort < 0 && (pgPasswordFile.isPresent() || pgTls.certificateChain().isPresent())) {
+            throw new CommandLine.ParameterException(spec.commandLine(), (pgPasswordFile.isPresent()
+                    ? "--pg-password-file" : "--pg-tls-cert") + " is for the PostgreSQL protocol, which --pg-port -1 "
+                    + "turns off");
+        }
+        Optional<PasswordFile> pgUsers = pgPasswordFile(mode);
         ShutdownSignals.onStop(stop::countDown);
         Configuration clientConfig = clientConfig(mode);
         try (Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
                 .port(httpPort).start();
                 AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway);
-                AutoCloseable pg = pgPort < 0 ? () -> { } : PgWireServer.builder().clientConfig(clientConfig).auth(mode)
-                        .host(httpHost).port(pgPort).start()) {
+                AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers)) {
             running = gateway;
             out.println("Riffle over Fluss " + bootstrapServers
                     + (mode == Auth.BASIC ? " (HTTP Basic, Flight SQL and PostgreSQL logins as Fluss SASL/PLAIN users)"
@@ -134,6 +156,11 @@ public final class ServeCommand implements Callable<Integer> {
             }
             if (pg instanceof PgWireServer server) {
                 out.println("  PostgreSQL:    " + server.psqlCommand() + "   (JDBC: " + server.jdbcUrl() + ")");
+                if (pgUsers.isPresent() || server.encrypts()) {
+                    String logins = pgUsers.isPresent() ? "SCRAM-SHA-256 logins (users of " + pgPasswordFile.get() + ")"
+                            : mode == Auth.BASIC ? "cleartext-password logins" : "no logins";
+                    out.println("                 " + logins + (server.encrypts() ? ", TLS only" : ", no TLS"));
+                }
             }
             out.println("Press Ctrl-C to stop.");
             out.flush();
@@ -159,6 +186,35 @@ public final class ServeCommand implements Callable<Integer> {
             flight.tls(flightTlsCert.get(), flightTlsKey.get());
         }
         return flight.start();
+    }
+
+    private PgWireServer startPg(Configuration clientConfig, Auth mode, Optional<PasswordFile> users) {
+        PgWireServer.Builder pg = PgWireServer.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
+                .port(pgPort);
+        users.ifPresent(pg::scramUsers);
+        if (pgTls.certificateChain().isPresent()) {
+            pg.tls(pgTls.certificateChain().get(), pgTls.privateKey().get());
+        }
+        return pg.start();
+    }
+
+    /** {@code --pg-password-file}, read before anything starts; it needs {@code --auth basic}. */
+    private Optional<PasswordFile> pgPasswordFile(Auth mode) {
+        if (pgPasswordFile.isEmpty()) {
+            return Optional.empty();
+        }
+        if (mode != Auth.BASIC) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "--pg-password-file goes with --auth basic "
+                    + "(SCRAM logins open each user's own Fluss SASL/PLAIN connection)");
+        }
+        try {
+            return Optional.of(PasswordFile.read(pgPasswordFile.get()));
+        } catch (IOException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), "Cannot read --pg-password-file "
+                    + pgPasswordFile.get() + ": " + (e instanceof NoSuchFileException ? "no such file" : e.getMessage()));
+        } catch (InvalidPasswordFileException e) {
+            throw new CommandLine.ParameterException(spec.commandLine(), e.getMessage());
+        }
     }
 
     /** {@code --auth}, checked; refused when missing for a host beyond loopback. */

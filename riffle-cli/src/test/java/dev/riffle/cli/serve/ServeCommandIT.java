@@ -3,6 +3,7 @@ package dev.riffle.cli.serve;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.riffle.gateway.Gateway;
 import dev.riffle.local.LocalCluster;
@@ -10,9 +11,16 @@ import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.nio.file.Files;
 import java.nio.file.Path;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.util.Base64;
 import java.util.Map;
+import java.util.Properties;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -123,6 +131,8 @@ class ServeCommandIT {
 
     @Test
     void basicAuthPassesCallersToAFlussClusterWithSasl(@TempDir Path dataDir) throws Exception {
+        Path pgUsers = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-pg-users"),
+                "alice:alice-secret\n");
         try (LocalCluster sasl = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false)
                 .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret")).start()) {
             ServeCommand serve = new ServeCommand();
@@ -133,7 +143,7 @@ class ServeCommandIT {
             commandLine.setErr(new PrintWriter(out, true));
             CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> commandLine.execute(
                     "--bootstrap-servers", sasl.bootstrapServers(), "--http-port", "0", "--http-host", "127.0.0.1", "--flight-port", "0", "--pg-port", "0",
-                    "--auth", "basic", "--service-user", "admin"));
+                    "--auth", "basic", "--service-user", "admin", "--pg-password-file", pgUsers.toString()));
             try {
                 await().atMost(Duration.ofSeconds(60)).until(() -> serve.gateway() != null || exit.isDone());
                 Gateway gateway = serve.gateway();
@@ -160,6 +170,24 @@ class ServeCommandIT {
                         .header("Authorization", basic("alice", "alice-secret")).build(),
                         HttpResponse.BodyHandlers.ofString());
                 assertThat(alice.statusCode()).as(alice.body()).isEqualTo(200);
+
+                // PostgreSQL clients log in by SCRAM-SHA-256 as the users of --pg-password-file.
+                await().atMost(Duration.ofSeconds(10)).until(() -> out.toString().contains("Press Ctrl-C"));
+                assertThat(out.toString()).contains("SCRAM-SHA-256 logins (users of " + pgUsers + "), no TLS");
+                Matcher pg = Pattern.compile("\\(JDBC: (jdbc:postgresql:\\S+)\\)").matcher(out.toString());
+                assertThat(pg.find()).as(out.toString()).isTrue();
+                Properties login = new Properties();
+                login.setProperty("user", "alice");
+                login.setProperty("password", "alice-secret");
+                try (java.sql.Connection sql = DriverManager.getConnection(pg.group(1), login);
+                        ResultSet rs = sql.createStatement().executeQuery("SELECT 1 + 1")) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getInt(1)).isEqualTo(2);
+                }
+                login.setProperty("password", "wrong");
+                SQLException wrongPg = assertThrows(SQLException.class,
+                        () -> DriverManager.getConnection(pg.group(1), login));
+                assertThat(wrongPg.getSQLState()).isEqualTo("28P01");
             } finally {
                 serve.stop();
             }

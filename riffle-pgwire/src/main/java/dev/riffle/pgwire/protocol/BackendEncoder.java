@@ -10,7 +10,7 @@ import java.util.Optional;
 
 /**
  * Writes {@link BackendMessage}s as protocol v3 bytes: {@code byte type, int32 length, body}
- * (the length counts itself, not the type), except the one-byte answer to an encryption request.
+ * (the length counts itself, not the type), except the one-byte answers to an encryption request.
  *
  * <pre>{@code
  * pipeline.addLast(new FrontendDecoder(64 << 20), new BackendEncoder(), handler);
@@ -30,6 +30,10 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             out.writeByte('N');
             return;
         }
+        if (message instanceof BackendMessage.EncryptionAccepted) {
+            out.writeByte('S');
+            return;
+        }
         int start = out.writerIndex();
         out.writeByte(type(message));
         out.writeInt(0); // the length, set below
@@ -39,7 +43,10 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
 
     private static char type(BackendMessage message) {
         if (message instanceof BackendMessage.AuthenticationOk
-                || message instanceof BackendMessage.AuthenticationCleartextPassword) {
+                || message instanceof BackendMessage.AuthenticationCleartextPassword
+                || message instanceof BackendMessage.AuthenticationSasl
+                || message instanceof BackendMessage.AuthenticationSaslContinue
+                || message instanceof BackendMessage.AuthenticationSaslFinal) {
             return 'R';
         } else if (message instanceof BackendMessage.ParameterStatus) {
             return 'S';
@@ -86,6 +93,16 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             out.writeInt(0);
         } else if (message instanceof BackendMessage.AuthenticationCleartextPassword) {
             out.writeInt(3);
+        } else if (message instanceof BackendMessage.AuthenticationSasl sasl) {
+            out.writeInt(10);
+            sasl.mechanisms().forEach(mechanism -> string(out, mechanism));
+            out.writeByte(0);
+        } else if (message instanceof BackendMessage.AuthenticationSaslContinue sasl) {
+            out.writeInt(11);
+            out.writeBytes(sasl.data());
+        } else if (message instanceof BackendMessage.AuthenticationSaslFinal sasl) {
+            out.writeInt(12);
+            out.writeBytes(sasl.data());
         } else if (message instanceof BackendMessage.ParameterStatus status) {
             string(out, status.name());
             string(out, status.value());

@@ -15,10 +15,44 @@ import java.util.Optional;
  */
 public sealed interface BackendMessage {
 
-    /** The one-byte answer to an SSL or GSS encryption request: {@code N}, not supported. */
+    /** The one-byte answer {@code N} to an SSL or GSS encryption request: not supported (or not configured). */
     record EncryptionRefused() implements BackendMessage {}
 
+    /** The one-byte answer {@code S} to an SSL request: the TLS handshake follows. */
+    record EncryptionAccepted() implements BackendMessage {}
+
     record AuthenticationOk() implements BackendMessage {}
+
+    /** Asks for a SASL exchange with one of these mechanisms. */
+    record AuthenticationSasl(List<String> mechanisms) implements BackendMessage {
+        public AuthenticationSasl {
+            mechanisms = List.copyOf(mechanisms);
+        }
+    }
+
+    /** The server's next SASL message (SCRAM: the server-first-message). */
+    record AuthenticationSaslContinue(byte[] data) implements BackendMessage {
+        public AuthenticationSaslContinue {
+            data = requireNonNull(data, "data is null").clone();
+        }
+
+        @Override
+        public byte[] data() {
+            return data.clone();
+        }
+    }
+
+    /** The server's last SASL message (SCRAM: the server-final-message), before AuthenticationOk. */
+    record AuthenticationSaslFinal(byte[] data) implements BackendMessage {
+        public AuthenticationSaslFinal {
+            data = requireNonNull(data, "data is null").clone();
+        }
+
+        @Override
+        public byte[] data() {
+            return data.clone();
+        }
+    }
 
     record AuthenticationCleartextPassword() implements BackendMessage {}
 

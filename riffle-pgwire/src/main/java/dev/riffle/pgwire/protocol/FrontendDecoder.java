@@ -27,6 +27,8 @@ public final class FrontendDecoder extends ByteToMessageDecoder {
     public static final int MAX_STARTUP_LENGTH = 10_000;
     /** The protocol version 3.0 as the startup message carries it. */
     public static final int PROTOCOL_3_0 = 196_608;
+    /** The longest password or SASL message, in bytes (PostgreSQL's PG_MAX_AUTH_TOKEN_LENGTH). */
+    public static final int MAX_AUTHENTICATION_LENGTH = 65_535;
     static final int SSL_REQUEST_CODE = 80_877_103;
     static final int GSSENC_REQUEST_CODE = 80_877_104;
     static final int CANCEL_REQUEST_CODE = 80_877_102;
@@ -73,6 +75,11 @@ public final class FrontendDecoder extends ByteToMessageDecoder {
         int code = body.readInt();
         switch (code) {
             case SSL_REQUEST_CODE:
+                if (in.isReadable()) {
+                    // A client waits for the answer before it says more; bytes already here would be read
+                    // as if they had come through TLS (PostgreSQL refuses them too, CVE-2021-23214).
+                    throw new ProtocolException("08P01", "received unencrypted data after SSL request");
+                }
                 return Optional.of(new FrontendMessage.SslRequest());
             case GSSENC_REQUEST_CODE:
                 return Optional.of(new FrontendMessage.GssEncRequest());
@@ -107,6 +114,11 @@ public final class FrontendDecoder extends ByteToMessageDecoder {
         if (length < 4) {
             throw new ProtocolException("08P01", "Invalid length " + length + " of message '" + type + "'");
         }
+        if (type == 'p' && length > MAX_AUTHENTICATION_LENGTH) {
+            // Sent before the client is authenticated: bounded as PostgreSQL bounds it (PG_MAX_AUTH_TOKEN_LENGTH).
+            throw new ProtocolException("08P01", "An authentication message is " + length
+                    + " bytes long; this server accepts at most " + MAX_AUTHENTICATION_LENGTH);
+        }
         if (length > maxMessageLength) {
             throw new ProtocolException("54000", "Message '" + type + "' is " + length
                     + " bytes long; this server accepts messages of at most " + maxMessageLength + " bytes");
@@ -126,7 +138,11 @@ public final class FrontendDecoder extends ByteToMessageDecoder {
             case 'S' -> new FrontendMessage.Sync();
             case 'H' -> new FrontendMessage.Flush();
             case 'X' -> new FrontendMessage.Terminate();
-            case 'p' -> new FrontendMessage.Password(string(body, "the password"));
+            case 'p' -> {
+                byte[] data = new byte[body.readableBytes()];
+                body.readBytes(data);
+                yield new FrontendMessage.AuthenticationResponse(data);
+            }
             case 'd' -> {
                 byte[] data = new byte[body.readableBytes()];
                 body.readBytes(data);

@@ -2,6 +2,9 @@ package dev.riffle.pgwire.protocol;
 
 import static java.util.Objects.requireNonNull;
 
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -37,15 +40,83 @@ public sealed interface FrontendMessage {
     /** Sent on a fresh connection: cancel what the session with this process id and secret runs. */
     record CancelRequest(int processId, int secretKey) implements FrontendMessage {}
 
-    /** A password (the answer to AuthenticationCleartextPassword). */
-    record Password(String password) implements FrontendMessage {
-        public Password {
-            requireNonNull(password, "password is null");
+    /**
+     * A {@code 'p'} message: the answer to an authentication request. Its body is a password
+     * (after AuthenticationCleartextPassword), a SASLInitialResponse (after AuthenticationSASL) or
+     * a SASLResponse (after AuthenticationSASLContinue); only the server's request says which, so
+     * the session reads it with {@link #password()}, {@link #saslInitialResponse()} or
+     * {@link #saslResponse()}.
+     */
+    record AuthenticationResponse(byte[] body) implements FrontendMessage {
+        public AuthenticationResponse {
+            body = requireNonNull(body, "body is null").clone();
+        }
+
+        @Override
+        public byte[] body() {
+            return body.clone();
+        }
+
+        /** The body as a cleartext password: a NUL-terminated string. */
+        public String password() {
+            int end = nul(0, "the password");
+            return new String(body, 0, end, StandardCharsets.UTF_8);
+        }
+
+        /** The body as a SASLInitialResponse: the mechanism, then the client's first message (if any). */
+        public SaslInitialResponse saslInitialResponse() {
+            int end = nul(0, "the SASL mechanism name");
+            String mechanism = new String(body, 0, end, StandardCharsets.UTF_8);
+            if (body.length - end - 1 < 4) {
+                throw new ProtocolException("08P01", "The SASLInitialResponse ends before the length of its data");
+            }
+            int length = ByteBuffer.wrap(body, end + 1, 4).getInt();
+            int start = end + 5;
+            if (length == -1 && start == body.length) {
+                return new SaslInitialResponse(mechanism, Optional.empty());
+            }
+            if (length != body.length - start) {
+                throw new ProtocolException("08P01", "The SASLInitialResponse claims " + length
+                        + " bytes of data but holds " + (body.length - start));
+            }
+            return new SaslInitialResponse(mechanism, Optional.of(Arrays.copyOfRange(body, start, body.length)));
+        }
+
+        /** The body as a SASLResponse: the mechanism's next message, as it is. */
+        public byte[] saslResponse() {
+            return body.clone();
+        }
+
+        private int nul(int from, String what) {
+            for (int i = from; i < body.length; i++) {
+                if (body[i] == 0) {
+                    return i;
+                }
+            }
+            throw new ProtocolException("08P01", "The message ends inside " + what + " (no terminating NUL)");
+        }
+
+        @Override
+        public boolean equals(Object other) {
+            return other instanceof AuthenticationResponse that && Arrays.equals(body, that.body);
+        }
+
+        @Override
+        public int hashCode() {
+            return Arrays.hashCode(body);
         }
 
         @Override
         public String toString() {
-            return "Password[***]";
+            return "AuthenticationResponse[" + body.length + " bytes]"; // may be a password
+        }
+
+        /** The first message of a SASL exchange: the mechanism the client chose and its first data. */
+        public record SaslInitialResponse(String mechanism, Optional<byte[]> data) {
+            public SaslInitialResponse {
+                requireNonNull(mechanism, "mechanism is null");
+                requireNonNull(data, "data is null");
+            }
         }
     }
 

@@ -8,6 +8,7 @@ import dev.riffle.pgwire.protocol.ProtocolException;
 import io.netty.channel.ChannelHandlerContext;
 import io.netty.channel.ChannelInboundHandlerAdapter;
 import io.netty.handler.codec.DecoderException;
+import io.netty.handler.ssl.SslContext;
 import java.io.IOException;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -16,7 +17,8 @@ import org.slf4j.LoggerFactory;
 /**
  * The Netty end of one connection: decoded messages are handed to the connection's
  * {@link PgSession} on its serial worker (never handled on the event loop, which statements would
- * block); a protocol violation is answered with a FATAL error and the connection closed; a client
+ * block), except an SSL request when TLS is configured, which is taken up here; a protocol
+ * violation is answered with a FATAL error and the connection closed; a client
  * that goes away cancels what its session runs and frees its reads.
  *
  * <pre>{@code
@@ -34,6 +36,8 @@ public final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     private Outbound out;
     private PgSession session;
     private boolean counted;
+    /** Whether TLS was taken up (a second SSL request, inside TLS, is refused by the session). */
+    private boolean encrypted;
 
     public PgConnectionHandler(PgServerContext context, AtomicInteger connections) {
         this.context = requireNonNull(context, "context is null");
@@ -56,6 +60,10 @@ public final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelRead(ChannelHandlerContext ctx, Object message) {
         FrontendMessage frontend = (FrontendMessage) message;
+        if (frontend instanceof FrontendMessage.SslRequest && context.tls().isPresent() && !encrypted) {
+            startTls(ctx, context.tls().get());
+            return;
+        }
         worker.execute(() -> {
             session.handle(frontend);
             if (!ctx.channel().config().isAutoRead() && worker.queued() < MAX_QUEUED / 2) {
@@ -65,6 +73,18 @@ public final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
         if (worker.queued() >= MAX_QUEUED) {
             ctx.channel().config().setAutoRead(false); // the client sends faster than its statements run
         }
+    }
+
+    /**
+     * Answers an SSL request with {@code S} and puts TLS in front of the decoder, on the event loop
+     * so that no byte is read between the two: the {@code S} leaves in the clear, the client's TLS
+     * handshake is the next thing read, and the startup message comes through TLS.
+     */
+    private void startTls(ChannelHandlerContext ctx, SslContext tls) {
+        encrypted = true;
+        ctx.writeAndFlush(new BackendMessage.EncryptionAccepted());
+        ctx.pipeline().addFirst("tls", tls.newHandler(ctx.alloc()));
+        worker.execute(session::encrypted);
     }
 
     @Override

@@ -173,6 +173,78 @@ class CodecTest {
         assertThat(out.isReadable()).isFalse();
     }
 
+    @Test
+    void authenticationResponsesAreReadAsWhatTheServerAskedFor() {
+        EmbeddedChannel channel = channel();
+        channel.writeInbound(startup(Map.of("user", "ann")));
+        channel.readInbound();
+        ByteBuf initial = Unpooled.buffer();
+        cstring(initial, "SCRAM-SHA-256");
+        initial.writeInt(3).writeBytes("n,,".getBytes(UTF_8));
+        channel.writeInbound(typed('p', initial));
+        FrontendMessage.AuthenticationResponse response = channel.readInbound();
+        assertThat(response.toString()).isEqualTo("AuthenticationResponse[21 bytes]");
+        FrontendMessage.AuthenticationResponse.SaslInitialResponse sasl = response.saslInitialResponse();
+        assertThat(sasl.mechanism()).isEqualTo("SCRAM-SHA-256");
+        assertThat(sasl.data()).hasValueSatisfying(data -> assertThat(new String(data, UTF_8)).isEqualTo("n,,"));
+
+        ByteBuf password = Unpooled.buffer();
+        cstring(password, "sécret");
+        channel.writeInbound(typed('p', password));
+        assertThat(((FrontendMessage.AuthenticationResponse) channel.readInbound()).password()).isEqualTo("sécret");
+
+        ByteBuf lying = Unpooled.buffer();
+        cstring(lying, "SCRAM-SHA-256");
+        lying.writeInt(100).writeBytes("n,,".getBytes(UTF_8));
+        channel.writeInbound(typed('p', lying));
+        FrontendMessage.AuthenticationResponse claims = channel.readInbound();
+        assertThatThrownBy(claims::saslInitialResponse).isInstanceOf(ProtocolException.class)
+                .hasMessageContaining("claims 100 bytes of data but holds 3");
+        assertThatThrownBy(() -> new FrontendMessage.AuthenticationResponse("no-nul".getBytes(UTF_8)).password())
+                .isInstanceOf(ProtocolException.class).hasMessageContaining("no terminating NUL");
+
+        // Authentication messages come before the client is known: at most 64 KiB, whatever the server's limit.
+        EmbeddedChannel large = new EmbeddedChannel(new FrontendDecoder(1 << 20));
+        large.writeInbound(startup(Map.of("user", "ann")));
+        large.readInbound();
+        assertThatThrownBy(() -> large.writeInbound(Unpooled.buffer().writeByte('p').writeInt(100_000)))
+                .isInstanceOf(DecoderException.class).hasCauseInstanceOf(ProtocolException.class)
+                .hasMessageContaining("at most 65535");
+    }
+
+    @Test
+    void bytesSentWithAnSslRequestAreRefused() {
+        // They would be taken as if they had come through TLS (CVE-2021-23214).
+        EmbeddedChannel channel = channel();
+        ByteBuf request = Unpooled.buffer().writeInt(8).writeInt(FrontendDecoder.SSL_REQUEST_CODE);
+        assertThatThrownBy(() -> channel.writeInbound(request.writeBytes(startup(Map.of("user", "ann")))))
+                .isInstanceOf(DecoderException.class).hasMessageContaining("received unencrypted data after SSL request");
+    }
+
+    @Test
+    void saslAndEncryptionAnswers() {
+        ByteBuf out = Unpooled.buffer();
+        BackendEncoder.write(new BackendMessage.EncryptionAccepted(), out);
+        BackendEncoder.write(new BackendMessage.AuthenticationSasl(List.of("SCRAM-SHA-256")), out);
+        BackendEncoder.write(new BackendMessage.AuthenticationSaslContinue("r=a,s=b,i=1".getBytes(UTF_8)), out);
+        BackendEncoder.write(new BackendMessage.AuthenticationSaslFinal("v=x".getBytes(UTF_8)), out);
+        assertThat((char) out.readByte()).isEqualTo('S');
+        assertThat((char) out.readByte()).isEqualTo('R');
+        assertThat(out.readInt()).isEqualTo(4 + 4 + 14 + 1);
+        assertThat(out.readInt()).isEqualTo(10);
+        assertThat(string(out)).isEqualTo("SCRAM-SHA-256");
+        assertThat(out.readByte()).isZero();
+        assertThat((char) out.readByte()).isEqualTo('R');
+        assertThat(out.readInt()).isEqualTo(4 + 4 + 11);
+        assertThat(out.readInt()).isEqualTo(11);
+        assertThat(out.readCharSequence(11, UTF_8).toString()).isEqualTo("r=a,s=b,i=1");
+        assertThat((char) out.readByte()).isEqualTo('R');
+        assertThat(out.readInt()).isEqualTo(4 + 4 + 3);
+        assertThat(out.readInt()).isEqualTo(12);
+        assertThat(out.readCharSequence(3, UTF_8).toString()).isEqualTo("v=x");
+        assertThat(out.isReadable()).isFalse();
+    }
+
     private static String string(ByteBuf in) {
         int end = in.indexOf(in.readerIndex(), in.writerIndex(), (byte) 0);
         String value = in.toString(in.readerIndex(), end - in.readerIndex(), UTF_8);
