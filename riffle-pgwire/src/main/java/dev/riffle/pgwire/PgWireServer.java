@@ -271,7 +271,6 @@ public final class PgWireServer implements AutoCloseable {
                         + e.getMessage(), e);
             }
         }
-    }
 
         /** The TLS settings, read before anything starts, so a bad file fails alone and says which. */
         private Optional<SslContext> sslContext() {

@@ -197,6 +197,114 @@ class PgJdbcIT {
         assertThat(rs.next()).isFalse();
     }
 
+    /**
+     * {@code addBatch}/{@code executeBatch} inserts (a count per row), read back in binary: from the
+     * first execution with {@code binaryTransfer=true&prepareThreshold=1}, and past the default
+     * {@code prepareThreshold} (5) on a plain connection. pgjdbc asks for binary results for the types
+     * it decodes in binary (here all but text and boolean, which it always reads as text).
+     * Timestamps carry milliseconds: the rows pass through Calcite's row engine (ORDER BY), which
+     * holds timestamps as milliseconds (docs/sql.md).
+     */
+    @Test
+    void batchedInsertsReadBackInBinary(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String t = names.database("binary") + ".typed";
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + t.substring(0, t.indexOf('.')));
+            statement.execute("CREATE TABLE " + t + " (i INT, bi BIGINT, d DOUBLE, num DECIMAL(18, 4), dt DATE,"
+                    + " ts TIMESTAMP(6), ltz TIMESTAMP_LTZ(6), bin BYTES, s STRING, b BOOLEAN,"
+                    + " PRIMARY KEY (i) NOT ENFORCED)");
+        }
+        Properties binary = new Properties();
+        binary.setProperty("user", "riffle");
+        binary.setProperty("binaryTransfer", "true");
+        binary.setProperty("prepareThreshold", "1");
+        try (Connection sql = DriverManager.getConnection(server.jdbcUrl(), binary)) {
+            try (PreparedStatement insert = sql.prepareStatement("INSERT INTO " + t
+                    + " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")) {
+                for (int i = 1; i <= 3; i++) {
+                    insert.setInt(1, i);
+                    insert.setLong(2, Long.MAX_VALUE - i);
+                    insert.setDouble(3, i + 0.1);
+                    insert.setBigDecimal(4, new BigDecimal("-12345678901234." + i + "678"));
+                    insert.setObject(5, LocalDate.of(1999 + i, 12, 31));
+                    insert.setObject(6, LocalDateTime.of(2024, 6, i, 12, 0, 0, 123_000_000));
+                    insert.setObject(7, OffsetDateTime.of(2024, 6, i, 23, 59, 59, 999_000_000, ZoneOffset.UTC));
+                    insert.setBytes(8, new byte[] {0, (byte) i, (byte) 0xff});
+                    insert.setString(9, "row " + i + " \u00fc");
+                    insert.setBoolean(10, i % 2 == 1);
+                    insert.addBatch();
+                }
+                insert.setInt(1, 4);
+                for (int c = 2; c <= 10; c++) {
+                    insert.setNull(c, java.sql.Types.NULL);
+                }
+                insert.addBatch();
+                assertThat(insert.executeBatch()).containsExactly(1, 1, 1, 1);
+            }
+            // The first execution prepares the named statement and learns its result types; from the
+            // second on pgjdbc asks for binary results.
+            assertThat(formatsPerRun(sql, t, 2)).containsExactly("text", "binary");
+        }
+        try (Connection sql = connect(server)) {
+            // Past the default prepareThreshold (5) pgjdbc switches to a named statement, then to binary.
+            assertThat(formatsPerRun(sql, t, 7)).containsExactly("text", "text", "text", "text", "text", "binary",
+                    "binary");
+        }
+    }
+
+    /** Runs the query {@code runs} times, checking every value; returns the result format of each run. */
+    private static List<String> formatsPerRun(Connection sql, String table, int runs) throws SQLException {
+        List<String> formats = new ArrayList<>();
+        try (PreparedStatement select = sql.prepareStatement(typedQuery(table))) {
+            for (int run = 1; run <= runs; run++) {
+                select.setInt(1, 1);
+                try (ResultSet rs = select.executeQuery()) {
+                    formats.add(assertTypedRows(rs));
+                }
+            }
+        }
+        return formats;
+    }
+
+    private static String typedQuery(String table) {
+        return "SELECT i, bi, d, num, dt, ts, ltz, bin, s, b FROM " + table + " WHERE i >= ? ORDER BY i";
+    }
+
+    /**
+     * Checks the rows the query returns and that its first eight columns (the types pgjdbc reads in
+     * binary) came in one format: {@code text} or {@code binary}, returned.
+     */
+    private static String assertTypedRows(ResultSet rs) throws SQLException {
+        org.postgresql.PGResultSetMetaData meta = rs.getMetaData().unwrap(org.postgresql.PGResultSetMetaData.class);
+        int format = meta.getFormat(1);
+        for (int c = 2; c <= 8; c++) {
+            assertThat(meta.getFormat(c)).as("format of %s", rs.getMetaData().getColumnName(c)).isEqualTo(format);
+        }
+        for (int i = 1; i <= 3; i++) {
+            assertThat(rs.next()).isTrue();
+            assertThat(rs.getObject("i")).isEqualTo(i);
+            assertThat(rs.getObject("bi")).isEqualTo(Long.MAX_VALUE - i);
+            assertThat(rs.getObject("d")).isEqualTo(i + 0.1);
+            assertThat(rs.getBigDecimal("num")).isEqualTo(new BigDecimal("-12345678901234." + i + "678"));
+            assertThat(rs.getObject("dt", LocalDate.class)).isEqualTo(LocalDate.of(1999 + i, 12, 31));
+            assertThat(rs.getObject("ts", LocalDateTime.class))
+                    .isEqualTo(LocalDateTime.of(2024, 6, i, 12, 0, 0, 123_000_000));
+            assertThat(rs.getObject("ltz", OffsetDateTime.class).toInstant())
+                    .isEqualTo(OffsetDateTime.of(2024, 6, i, 23, 59, 59, 999_000_000, ZoneOffset.UTC).toInstant());
+            assertThat(rs.getBytes("bin")).containsExactly(0, i, 0xff);
+            assertThat(rs.getString("s")).isEqualTo("row " + i + " \u00fc");
+            assertThat(rs.getBoolean("b")).isEqualTo(i % 2 == 1);
+        }
+        assertThat(rs.next()).isTrue();
+        assertThat(rs.getInt("i")).isEqualTo(4);
+        for (int c = 2; c <= 10; c++) {
+            assertThat(rs.getObject(c)).as("column %d of the NULL row", c).isNull();
+        }
+        assertThat(rs.next()).isFalse();
+        return format == 1 ? "binary" : "text";
+    }
+
     @Test
     void fetchSizeStreamsAMillionRowsInBoundedMemory(PgWireServer server, org.apache.fluss.client.Connection fluss,
             TestNames names) throws Exception {

@@ -188,10 +188,10 @@ class PsqlIT {
             org.apache.fluss.client.Connection fluss) throws Exception {
         this.server = server;
         // A fixed schema name, as the expected text is psql's aligned output; no other test uses it.
-        Run setup = psql(server, "CREATE DATABASE shop",
+        Run setup = psql(server, "CREATE DATABASE shop COMMENT 'what we sell'",
                 "CREATE TABLE shop.events (id BIGINT, kind STRING, amount DECIMAL(10, 2), seen TIMESTAMP_LTZ(6))",
-                "CREATE TABLE shop.items (id INT, name STRING, price DOUBLE, tags ARRAY<STRING>,"
-                        + " PRIMARY KEY (id) NOT ENFORCED)",
+                "CREATE TABLE shop.items (id INT, name STRING COMMENT 'shown to buyers', price DOUBLE,"
+                        + " tags ARRAY<STRING>, PRIMARY KEY (id) NOT ENFORCED) COMMENT 'the catalog'",
                 "CREATE TABLE shop.daily (dt STRING, id INT, v DOUBLE, PRIMARY KEY (dt, id) NOT ENFORCED)"
                         + " PARTITIONED BY (dt) WITH ('table.auto-partition.enabled' = 'false')");
         assertThat(setup.exitCode()).as(setup.err()).isZero();
@@ -263,8 +263,79 @@ class PsqlIT {
         assertThat(all.exitCode()).as(all.err()).isZero();
         assertThat(all.out().lines()).contains("shop|events|table|", "shop|items|table|");
 
+        // The verbose forms, against the same tables (psql's output for PostgreSQL but for what Fluss
+        // does not know: owners and sizes are empty).
+        assertThat(aligned(server, "\\d+ shop.items")).isEqualTo("""
+                                                                  Table "shop.items"
+                 Column |       Type       | Collation | Nullable | Default | Storage  | Compression | Stats target |   Description  \s
+                --------+------------------+-----------+----------+---------+----------+-------------+--------------+-----------------
+                 id     | integer          |           | not null |         | plain    |             |              |\s
+                 name   | text             |           |          |         | extended |             |              | shown to buyers
+                 price  | double precision |           |          |         | plain    |             |              |\s
+                 tags   | text[]           |           |          |         | extended |             |              |\s
+                Indexes:
+                    "items_pkey" PRIMARY KEY, btree (id)
+                Access method: heap
+
+                """);
+        assertThat(aligned(server, "\\d+ shop.events")).isEqualTo("""
+                                                                   Table "shop.events"
+                 Column |           Type           | Collation | Nullable | Default | Storage  | Compression | Stats target | Description\s
+                --------+--------------------------+-----------+----------+---------+----------+-------------+--------------+-------------
+                 id     | bigint                   |           |          |         | plain    |             |              |\s
+                 kind   | text                     |           |          |         | extended |             |              |\s
+                 amount | numeric(10,2)            |           |          |         | main     |             |              |\s
+                 seen   | timestamp with time zone |           |          |         | plain    |             |              |\s
+                Access method: heap
+
+                """);
+        assertThat(aligned(server, "\\d+ shop.daily")).isEqualTo("""
+                                                          Partitioned table "shop.daily"
+                 Column |       Type       | Collation | Nullable | Default | Storage  | Compression | Stats target | Description\s
+                --------+------------------+-----------+----------+---------+----------+-------------+--------------+-------------
+                 dt     | text             |           | not null |         | extended |             |              |\s
+                 id     | integer          |           | not null |         | plain    |             |              |\s
+                 v      | double precision |           |          |         | plain    |             |              |\s
+                Partition key: LIST (dt)
+                Indexes:
+                    "daily_pkey" PRIMARY KEY, btree (dt, id)
+                Partitions: shop."daily$2024-06-01" FOR VALUES IN ('2024-06-01'),
+                            shop."daily$2024-06-02" FOR VALUES IN ('2024-06-02')
+
+                """);
+        assertThat(aligned(server, "\\dt+ shop.*")).isEqualTo("""
+                                                       List of relations
+                 Schema |  Name  |       Type        | Owner | Persistence | Access method | Size | Description\s
+                --------+--------+-------------------+-------+-------------+---------------+------+-------------
+                 shop   | daily  | partitioned table |       | permanent   |               |      |\s
+                 shop   | events | table             |       | permanent   | heap          |      |\s
+                 shop   | items  | table             |       | permanent   | heap          |      | the catalog
+                (3 rows)
+
+                """);
+        assertThat(aligned(server, "\\dn+ shop")).isEqualTo("""
+                                 List of schemas
+                 Name | Owner | Access privileges | Description \s
+                ------+-------+-------------------+--------------
+                 shop |       |                   | what we sell
+                (1 row)
+
+                """);
+        Run verboseDatabases = psqlAligned(server, "\\l+");
+        assertThat(verboseDatabases.exitCode()).as(verboseDatabases.err()).isZero();
+        assertThat(verboseDatabases.out()).contains(
+                " riffle |       | UTF8     | C       | C     |            | libc            |                   |      | pg_default |");
+
         Run missing = psqlAligned(server, "\\d shop.nothing");
         assertThat(missing.err()).contains("Did not find any relation named \"shop.nothing\"");
+        // A pattern psql passes on as a regular expression is refused, not run (it could backtrack for ages).
+        Run regex = psqlAligned(server, "\\dt (a+)+b");
+        assertThat(regex.exitCode()).isEqualTo(1);
+        assertThat(regex.err()).contains("ERROR:  Riffle matches psql name patterns made of * (any text)")
+                .contains("^((a+)+b)$");
+        Run wildcards = psql(server, "\\dt sh?p.it*");
+        assertThat(wildcards.exitCode()).as(wildcards.err()).isZero();
+        assertThat(wildcards.out().lines()).containsExactly("shop|items|table|");
         Run unknown = psqlAligned(server, "\\df");
         assertThat(unknown.err()).contains("Riffle does not serve queries on the PostgreSQL system catalogs");
     }
@@ -274,6 +345,46 @@ class PsqlIT {
         assertThat(run.exitCode()).as(run.err()).isZero();
         assertThat(run.err()).isEmpty();
         return run.out();
+    }
+
+    @Test
+    void ctrlCCancelsALongQuery(PgWireServer server, org.apache.fluss.client.Connection fluss, TestNames names)
+            throws Exception {
+        this.server = server;
+        org.apache.fluss.metadata.TablePath path = PgJdbcIT.bigTable(server, fluss, names, "psqlcancel", 30_000);
+        // 3 million rows, streamed steadily (as PgJdbcIT's cancel test): every row with each of 100 values.
+        StringBuilder values = new StringBuilder("(VALUES (0)");
+        for (int i = 1; i < 100; i++) {
+            values.append(", (").append(i).append(')');
+        }
+        values.append(") AS v(x)");
+        List<String> command = List.of(PSQL, "-X", "-A", "-t", "-h", server.clientHost(), "-p",
+                Integer.toString(server.port()), "-U", "riffle", "-d", "riffle", "-c", "SELECT a.id, v.x FROM "
+                        + path.getDatabaseName() + "." + path.getTableName() + " a, " + values);
+        Path err = Files.createTempFile("psql", ".err");
+        try {
+            // psql holds a result in memory until it is complete: its rows are not wanted here.
+            Process psql = new ProcessBuilder(command).redirectOutput(ProcessBuilder.Redirect.DISCARD)
+                    .redirectError(err.toFile()).start();
+            try {
+                // Once the read holds Arrow memory the query runs: Ctrl-C, as a user presses it.
+                await().atMost(Duration.ofSeconds(30)).pollInterval(Duration.ofMillis(20))
+                        .until(() -> server.arrowAllocatedBytes() > 0 || !psql.isAlive());
+                assertThat(psql.isAlive()).as("psql still runs the query").isTrue();
+                Process kill = new ProcessBuilder("kill", "-INT", Long.toString(psql.pid())).inheritIO().start();
+                assertThat(kill.waitFor()).isZero();
+                assertThat(psql.waitFor(30, TimeUnit.SECONDS)).as("psql ends after the cancel").isTrue();
+            } finally {
+                psql.destroyForcibly();
+            }
+            assertThat(psql.exitValue()).isEqualTo(1);
+            assertThat(Files.readString(err, UTF_8)).contains("ERROR:  canceling statement due to user request");
+        } finally {
+            Files.deleteIfExists(err);
+        }
+        // The server goes on serving (and the @AfterEach sees every byte of the read freed).
+        Run count = psql(server, "SELECT count(*) FROM " + path.getDatabaseName() + "." + path.getTableName());
+        assertThat(count.out().lines()).containsExactly("30000");
     }
 
     @Test

@@ -5,12 +5,11 @@ import static java.util.Objects.requireNonNull;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import java.util.regex.Pattern;
 
 /**
  * A catalog query of psql that Riffle answers from Fluss metadata, as {@link PsqlCatalogQueries}
- * recognized it: which question it asks and what it narrows to (psql's name patterns, already
- * turned into regular expressions by psql, and the OID of the table a {@code \d} describes).
+ * recognized it: which question it asks and what it narrows to (name patterns, and the OID of the
+ * table a {@code \d} describes).
  *
  * <pre>{@code
  * CatalogQuery query = PsqlCatalogQueries.recognize(sql).orElseThrow();
@@ -20,13 +19,13 @@ import java.util.regex.Pattern;
  * @param schema the {@code nspname} pattern, if the query has one
  * @param name the {@code relname} pattern, if the query has one
  * @param oid the table OID the query is about, if it is about one
- * @param relkinds for {@link Kind#RELATIONS} and {@link Kind#JDBC_TABLES}: the kinds listed ({@code r} table,
- *     {@code p} partitioned table, ...)
+ * @param relkinds for {@link Kind#RELATIONS}, {@link Kind#RELATIONS_VERBOSE} and {@link Kind#JDBC_TABLES}: the
+ *     kinds listed ({@code r} table, {@code p} partitioned table, ...)
  * @param column the {@code attname} pattern, if the query has one
  * @param parameters the patterns the query takes as bound parameters ({@code $n}), filled in by {@link #bind}
  */
-public record CatalogQuery(Kind kind, Optional<Pattern> schema, Optional<Pattern> name, Optional<Long> oid,
-        Set<String> relkinds, Optional<Pattern> column, List<Parameter> parameters) {
+public record CatalogQuery(Kind kind, Optional<NamePattern> schema, Optional<NamePattern> name, Optional<Long> oid,
+        Set<String> relkinds, Optional<NamePattern> column, List<Parameter> parameters) {
 
     /** Which pattern a bound parameter is: {@code role} schema, name or column; LIKE pattern or exact name. */
     public record Parameter(String role, int index, boolean like) {
@@ -40,10 +39,18 @@ public record CatalogQuery(Kind kind, Optional<Pattern> schema, Optional<Pattern
         /** {@code \l}: the databases (one: {@code riffle}). */
         DATABASES(List.of("Name", "Owner", "Encoding", "Collate", "Ctype", "ICU Locale", "Locale Provider",
                 "Access privileges")),
+        /** {@code \l+}: the databases with their size, tablespace and description. */
+        DATABASES_VERBOSE(List.of("Name", "Owner", "Encoding", "Collate", "Ctype", "ICU Locale", "Locale Provider",
+                "Access privileges", "Size", "Tablespace", "Description")),
         /** {@code \dn}: the schemas (Fluss databases). */
         SCHEMAS(List.of("Name", "Owner")),
+        /** {@code \dn+}: the schemas with their privileges and description (the Fluss database's comment). */
+        SCHEMAS_VERBOSE(List.of("Name", "Owner", "Access privileges", "Description")),
         /** {@code \dt}, {@code \d}: the relations (Fluss tables). */
         RELATIONS(List.of("Schema", "Name", "Type", "Owner")),
+        /** {@code \dt+}, {@code \d+}: the relations with persistence, access method, size and description. */
+        RELATIONS_VERBOSE(List.of("Schema", "Name", "Type", "Owner", "Persistence", "Access method", "Size",
+                "Description")),
         /** {@code \d name}: the tables a pattern names, with their OIDs. */
         TABLE_LOOKUP(List.of("oid", "nspname", "relname")),
         /** {@code \d name}, second: the table's kind and flags. */
@@ -53,6 +60,9 @@ public record CatalogQuery(Kind kind, Optional<Pattern> schema, Optional<Pattern
         /** {@code \d name}: the columns, their types and NOT NULL. */
         COLUMNS(List.of("attname", "format_type", "default", "attnotnull", "attcollation", "attidentity",
                 "attgenerated")),
+        /** {@code \d+ name}: the columns with their storage, compression, statistics target and description. */
+        COLUMNS_VERBOSE(List.of("attname", "format_type", "default", "attnotnull", "attcollation", "attidentity",
+                "attgenerated", "attstorage", "attcompression", "attstattarget", "col_description")),
         /** {@code \d name} of a partitioned table: its partition key. */
         PARTITION_KEY(List.of("pg_get_partkeydef")),
         /** {@code \d name}: the indexes; a primary key is index {@code <table>_pkey}. */
@@ -98,7 +108,7 @@ public record CatalogQuery(Kind kind, Optional<Pattern> schema, Optional<Pattern
     }
 
     /** A query with the schema and name patterns written into it (psql's). */
-    public CatalogQuery(Kind kind, Optional<Pattern> schema, Optional<Pattern> name, Optional<Long> oid,
+    public CatalogQuery(Kind kind, Optional<NamePattern> schema, Optional<NamePattern> name, Optional<Long> oid,
             Set<String> relkinds) {
         this(kind, schema, name, oid, relkinds, Optional.empty(), List.of());
     }
@@ -114,12 +124,12 @@ public record CatalogQuery(Kind kind, Optional<Pattern> schema, Optional<Pattern
      * @param values the bound values, {@code values.get(0)} is {@code $1}
      */
     public CatalogQuery bind(List<Optional<String>> values) {
-        Optional<Pattern> boundSchema = schema;
-        Optional<Pattern> boundName = name;
-        Optional<Pattern> boundColumn = column;
+        Optional<NamePattern> boundSchema = schema;
+        Optional<NamePattern> boundName = name;
+        Optional<NamePattern> boundColumn = column;
         for (Parameter parameter : parameters) {
-            Optional<Pattern> pattern = parameter.index() <= values.size()
-                    ? values.get(parameter.index() - 1).map(v -> parameter.like() ? like(v) : Pattern.compile(Pattern.quote(v)))
+            Optional<NamePattern> pattern = parameter.index() <= values.size()
+                    ? values.get(parameter.index() - 1).map(v -> parameter.like() ? NamePattern.like(v) : NamePattern.exact(v))
                     : Optional.empty();
             switch (parameter.role()) {
                 case "schema" -> boundSchema = pattern;
@@ -128,23 +138,5 @@ public record CatalogQuery(Kind kind, Optional<Pattern> schema, Optional<Pattern
             }
         }
         return new CatalogQuery(kind, boundSchema, boundName, oid, relkinds, boundColumn, List.of());
-    }
-
-    /** SQL's LIKE pattern as a regular expression: {@code %} any text, {@code _} one character, {@code \} escapes. */
-    static Pattern like(String pattern) {
-        StringBuilder regex = new StringBuilder();
-        for (int i = 0; i < pattern.length(); i++) {
-            char c = pattern.charAt(i);
-            if (c == '\\' && i + 1 < pattern.length()) {
-                regex.append(Pattern.quote(String.valueOf(pattern.charAt(++i))));
-            } else if (c == '%') {
-                regex.append(".*");
-            } else if (c == '_') {
-                regex.append('.');
-            } else {
-                regex.append(Pattern.quote(String.valueOf(c)));
-            }
-        }
-        return Pattern.compile(regex.toString(), Pattern.DOTALL);
     }
 }

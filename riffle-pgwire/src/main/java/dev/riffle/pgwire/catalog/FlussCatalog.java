@@ -13,8 +13,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.regex.Pattern;
 import org.apache.fluss.metadata.PartitionInfo;
+import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.types.DataType;
@@ -29,7 +29,10 @@ import org.apache.fluss.types.RowType;
  * {@code <table>_pkey}; a partitioned table's partition key as {@code LIST (keys)} and its
  * partitions as {@code FOR VALUES IN (...)}. Fluss has no owners, so owners are empty. Every
  * schema counts as visible: Riffle has no search path, and hiding every table from a plain
- * {@code \dt} would help no one.
+ * {@code \dt} would help no one. The verbose forms add what Fluss knows: the comments of databases,
+ * tables and columns as descriptions, and each column's PostgreSQL storage strategy; a table's
+ * access method is {@code heap} (as PostgreSQL says of every ordinary table; a partitioned table has
+ * none), and sizes are left empty (NULL), since the Fluss client reports no table or database size.
  *
  * <pre>{@code
  * FlussCatalog catalog = new FlussCatalog();
@@ -49,11 +52,17 @@ public final class FlussCatalog {
         requireNonNull(request, "request is null");
         List<List<Optional<String>>> rows = switch (query.kind()) {
             case DATABASES -> List.of(row("riffle", "", "UTF8", "C", "C", null, "libc", null));
+            // Riffle's one database lives in Fluss's default storage: pg_default, as reltablespace 0 says.
+            case DATABASES_VERBOSE -> List.of(row("riffle", "", "UTF8", "C", "C", null, "libc", null, null,
+                    "pg_default", null));
             case SCHEMAS -> schemas(query.schema(), request).stream().map(s -> row(s, "")).toList();
-            case RELATIONS -> relations(query, request);
+            case SCHEMAS_VERBOSE -> schemas(query.schema(), request).stream()
+                    .map(s -> row(s, "", null, databaseComment(s, request).orElse(null))).toList();
+            case RELATIONS, RELATIONS_VERBOSE -> relations(query, request);
             case TABLE_LOOKUP -> lookup(query, request);
             case TABLE_INFO -> tableInfo(table(query, request));
-            case COLUMNS -> columns(table(query, request));
+            case COLUMNS -> columns(table(query, request), false);
+            case COLUMNS_VERBOSE -> columns(table(query, request), true);
             case PARTITION_KEY -> partitionKey(table(query, request));
             case INDEXES -> indexes(table(query, request));
             case PARTITIONS -> partitions(table(query, request), request);
@@ -65,22 +74,28 @@ public final class FlussCatalog {
         return new CatalogAnswer(query.kind().columns(), rows);
     }
 
-    private static List<String> schemas(Optional<Pattern> pattern, RequestContext request) {
+    private static List<String> schemas(Optional<NamePattern> pattern, RequestContext request) {
         List<String> databases = new ArrayList<>(request.await(request.admin().listDatabases(), "Listing databases"));
-        databases.removeIf(name -> pattern.isPresent() && !pattern.get().matcher(name).matches());
+        databases.removeIf(name -> pattern.isPresent() && !pattern.get().matches(name));
         databases.sort(Comparator.naturalOrder());
         return databases;
     }
 
+    private static Optional<String> databaseComment(String database, RequestContext request) {
+        return request.await(request.admin().getDatabaseInfo(database), "Reading database " + database)
+                .getDatabaseDescriptor().getComment();
+    }
+
     /** The tables in the schemas and with the names the patterns match, in schema then name order. */
-    private static List<TableInfo> tables(Optional<Pattern> schema, Optional<Pattern> name, RequestContext request) {
+    private static List<TableInfo> tables(Optional<NamePattern> schema, Optional<NamePattern> name,
+            RequestContext request) {
         List<TableInfo> found = new ArrayList<>();
         for (String database : schemas(schema, request)) {
             List<String> names = new ArrayList<>(request.await(request.admin().listTables(database),
                     "Listing tables of " + database));
             names.sort(Comparator.naturalOrder());
             for (String table : names) {
-                if (name.isEmpty() || name.get().matcher(table).matches()) {
+                if (name.isEmpty() || name.get().matches(table)) {
                     found.add(request.session().handles().info(TablePath.of(database, table)));
                 }
             }
@@ -96,9 +111,18 @@ public final class FlussCatalog {
         }
         List<List<Optional<String>>> rows = new ArrayList<>();
         for (TableInfo table : tables(query.schema(), query.name(), request)) {
-            if (table.isPartitioned() ? partitioned : tables) {
-                rows.add(row(table.getTablePath().getDatabaseName(), table.getTablePath().getTableName(),
-                        table.isPartitioned() ? "partitioned table" : "table", ""));
+            if (!(table.isPartitioned() ? partitioned : tables)) {
+                continue;
+            }
+            String schema = table.getTablePath().getDatabaseName();
+            String name = table.getTablePath().getTableName();
+            String type = table.isPartitioned() ? "partitioned table" : "table";
+            if (query.kind() == CatalogQuery.Kind.RELATIONS_VERBOSE) {
+                // Size: NULL, as the Fluss client reports no table size; an empty cell rather than a made-up one.
+                rows.add(row(schema, name, type, "", "permanent", table.isPartitioned() ? null : "heap", null,
+                        table.getComment().orElse(null)));
+            } else {
+                rows.add(row(schema, name, type, ""));
             }
         }
         return rows;
@@ -140,16 +164,27 @@ public final class FlussCatalog {
                 "0", "", "p", "d", partitioned ? null : "heap"));
     }
 
-    private static List<List<Optional<String>>> columns(TableInfo table) {
+    /** The columns; {@code verbose} adds storage, compression (none), statistics target (none) and comment. */
+    private static List<List<Optional<String>>> columns(TableInfo table, boolean verbose) {
         RowType rowType = table.getRowType();
         List<List<Optional<String>>> rows = new ArrayList<>();
         for (int i = 0; i < rowType.getFieldCount(); i++) {
             String name = rowType.getFieldNames().get(i);
             DataType type = rowType.getTypeAt(i);
             boolean notNull = !type.isNullable() || table.getPrimaryKeys().contains(name);
-            rows.add(row(name, PgTypeNames.format(type), null, bool(notNull), null, "", ""));
+            if (verbose) {
+                rows.add(row(name, PgTypeNames.format(type), null, bool(notNull), null, "", "",
+                        PgTypeNames.storage(type), "", null, columnComment(table, name).orElse(null)));
+            } else {
+                rows.add(row(name, PgTypeNames.format(type), null, bool(notNull), null, "", ""));
+            }
         }
         return rows;
+    }
+
+    private static Optional<String> columnComment(TableInfo table, String column) {
+        return table.getSchema().getColumns().stream().filter(c -> c.getName().equals(column)).findFirst()
+                .flatMap(Schema.Column::getComment);
     }
 
     private static List<List<Optional<String>>> partitionKey(TableInfo table) {
@@ -210,7 +245,7 @@ public final class FlussCatalog {
             RowType rowType = table.getRowType();
             for (int i = 0; i < rowType.getFieldCount(); i++) {
                 String name = rowType.getFieldNames().get(i);
-                if (query.column().isPresent() && !query.column().get().matcher(name).matches()) {
+                if (query.column().isPresent() && !query.column().get().matches(name)) {
                     continue;
                 }
                 DataType type = rowType.getTypeAt(i);

@@ -6,16 +6,15 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import java.util.regex.PatternSyntaxException;
 
 /**
  * Recognizes the catalog queries psql 15 sends (to a server that says it is PostgreSQL 14) for
- * {@code \l}, {@code \dn}, {@code \dt [pattern]}, {@code \d} and {@code \d name}, by their
- * distinctive parts rather than their whole text: the SQL is compared with its white space
- * collapsed and in lower case, so psql's layout and the order of its optional filters do not
- * matter, while the name patterns are taken from the original text. The verbose forms
- * ({@code \dn+}, {@code \dt+}, {@code \d+}) are not recognized; like every other catalog query they
- * stay 0A000.
+ * {@code \l}, {@code \dn [pattern]}, {@code \dt [pattern]}, {@code \d} and {@code \d name}, and
+ * their verbose forms {@code \l+}, {@code \dn+}, {@code \dt+}, {@code \d+}, by their distinctive
+ * parts rather than their whole text: the SQL is compared with its white space collapsed and in
+ * lower case, so psql's layout and the order of its optional filters do not matter, while the name
+ * patterns are taken from the original text (as {@link NamePattern}s, never run as regular
+ * expressions). Every other catalog query stays 0A000.
  *
  * <pre>{@code
  * PsqlCatalogQueries.recognize("SELECT n.nspname AS \"Name\", pg_catalog.pg_get_userbyid(n.nspowner) AS \"Owner\""
@@ -41,11 +40,7 @@ public final class PsqlCatalogQueries {
         }
         String original = SPACE.matcher(sql.strip()).replaceAll(" ");
         String q = original.toLowerCase(Locale.ROOT);
-        try {
-            return Optional.ofNullable(match(q, original));
-        } catch (PatternSyntaxException e) {
-            return Optional.empty(); // a name pattern Java does not read as psql meant it: not answered
-        }
+        return Optional.ofNullable(match(q, original));
     }
 
     private static CatalogQuery match(String q, String original) {
@@ -53,22 +48,33 @@ public final class PsqlCatalogQueries {
                 && !q.contains("pg_database_size")) {
             return CatalogQuery.of(CatalogQuery.Kind.DATABASES);
         }
+        if (q.startsWith("select d.datname as \"name\"") && q.contains("from pg_catalog.pg_database d")
+                && q.contains("then pg_catalog.pg_size_pretty(pg_catalog.pg_database_size(d.datname)) else 'no access'"
+                        + " end as \"size\", t.spcname as \"tablespace\","
+                        + " pg_catalog.shobj_description(d.oid, 'pg_database') as \"description\"")) {
+            return CatalogQuery.of(CatalogQuery.Kind.DATABASES_VERBOSE);
+        }
         if (q.startsWith("select n.nspname as \"name\", pg_catalog.pg_get_userbyid(n.nspowner) as \"owner\" from")
                 && q.contains("from pg_catalog.pg_namespace n") && !q.contains("nspacl")) {
             return new CatalogQuery(CatalogQuery.Kind.SCHEMAS, pattern(NSPNAME, original), Optional.empty(),
                     Optional.empty(), Set.of());
         }
+        if (q.startsWith("select n.nspname as \"name\", pg_catalog.pg_get_userbyid(n.nspowner) as \"owner\","
+                + " pg_catalog.array_to_string(n.nspacl, e'\\n') as \"access privileges\","
+                + " pg_catalog.obj_description(n.oid, 'pg_namespace') as \"description\" from pg_catalog.pg_namespace n")) {
+            return new CatalogQuery(CatalogQuery.Kind.SCHEMAS_VERBOSE, pattern(NSPNAME, original), Optional.empty(),
+                    Optional.empty(), Set.of());
+        }
         if (q.startsWith("select n.nspname as \"schema\", c.relname as \"name\", case c.relkind when 'r' then 'table'")
                 && q.contains("as \"type\", pg_catalog.pg_get_userbyid(c.relowner) as \"owner\" from pg_catalog.pg_class c")) {
-            Set<String> kinds = new HashSet<>();
-            Matcher m = RELKINDS.matcher(q);
-            if (m.find()) {
-                for (String kind : m.group(1).split(",")) {
-                    kinds.add(kind.strip().replace("'", ""));
-                }
-            }
-            return new CatalogQuery(CatalogQuery.Kind.RELATIONS, pattern(NSPNAME, original), pattern(RELNAME, original),
-                    Optional.empty(), kinds);
+            return relations(CatalogQuery.Kind.RELATIONS, q, original);
+        }
+        if (q.startsWith("select n.nspname as \"schema\", c.relname as \"name\", case c.relkind when 'r' then 'table'")
+                && q.contains("as \"type\", pg_catalog.pg_get_userbyid(c.relowner) as \"owner\", case c.relpersistence")
+                && q.contains("as \"persistence\", am.amname as \"access method\","
+                        + " pg_catalog.pg_size_pretty(pg_catalog.pg_table_size(c.oid)) as \"size\","
+                        + " pg_catalog.obj_description(c.oid, 'pg_class') as \"description\" from pg_catalog.pg_class c")) {
+            return relations(CatalogQuery.Kind.RELATIONS_VERBOSE, q, original);
         }
         if (q.startsWith("select c.oid, n.nspname, c.relname from pg_catalog.pg_class c left join pg_catalog.pg_namespace n")) {
             return new CatalogQuery(CatalogQuery.Kind.TABLE_LOOKUP, pattern(NSPNAME, original),
@@ -81,6 +87,13 @@ public final class PsqlCatalogQueries {
         if (q.startsWith("select a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod)")
                 && q.contains("from pg_catalog.pg_attribute a where a.attrelid = '") && !q.contains("attstorage")) {
             return about(CatalogQuery.Kind.COLUMNS, q, "a.attrelid = ");
+        }
+        if (q.startsWith("select a.attname, pg_catalog.format_type(a.atttypid, a.atttypmod)")
+                && q.contains(" a.attidentity, a.attgenerated, a.attstorage, a.attcompression as attcompression,"
+                        + " case when a.attstattarget=-1 then null else a.attstattarget end as attstattarget,"
+                        + " pg_catalog.col_description(a.attrelid, a.attnum) from pg_catalog.pg_attribute a where"
+                        + " a.attrelid = '")) {
+            return about(CatalogQuery.Kind.COLUMNS_VERBOSE, q, "a.attrelid = ");
         }
         if (q.startsWith("select pg_catalog.pg_get_partkeydef('")) {
             return about(CatalogQuery.Kind.PARTITION_KEY, q, "pg_get_partkeydef(");
@@ -103,6 +116,17 @@ public final class PsqlCatalogQueries {
         return footer ? CatalogQuery.of(CatalogQuery.Kind.NOTHING) : null;
     }
 
+    private static CatalogQuery relations(CatalogQuery.Kind kind, String q, String original) {
+        Set<String> kinds = new HashSet<>();
+        Matcher m = RELKINDS.matcher(q);
+        if (m.find()) {
+            for (String relkind : m.group(1).split(",")) {
+                kinds.add(relkind.strip().replace("'", ""));
+            }
+        }
+        return new CatalogQuery(kind, pattern(NSPNAME, original), pattern(RELNAME, original), Optional.empty(), kinds);
+    }
+
     private static CatalogQuery about(CatalogQuery.Kind kind, String q, String after) {
         int at = q.indexOf(after);
         Matcher m = QUOTED_OID.matcher(q);
@@ -113,9 +137,9 @@ public final class PsqlCatalogQueries {
                 Set.of());
     }
 
-    /** psql's POSIX regular expression for a name pattern, read as a Java one (the same for what psql writes). */
-    private static Optional<Pattern> pattern(Pattern filter, String original) {
+    /** The name pattern of psql's filter on {@code filter}'s column, from the regular expression psql wrote. */
+    private static Optional<NamePattern> pattern(Pattern filter, String original) {
         Matcher m = filter.matcher(original);
-        return m.find() ? Optional.of(Pattern.compile(m.group(1).replace("''", "'"))) : Optional.empty();
+        return m.find() ? Optional.of(NamePattern.fromPsqlRegex(m.group(1).replace("''", "'"))) : Optional.empty();
     }
 }

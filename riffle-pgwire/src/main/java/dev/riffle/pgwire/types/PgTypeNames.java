@@ -66,6 +66,19 @@ public final class PgTypeNames {
         };
     }
 
+    /**
+     * PostgreSQL's storage strategy ({@code attstorage}) for a column of {@code type}, as its type
+     * sets it: {@code p} (plain) for fixed-size types, {@code m} (main) for numeric, {@code x}
+     * (extended) for text, bytea, json and arrays. psql's {@code \d+} prints it as the Storage column.
+     */
+    public static String storage(DataType type) {
+        ColumnType wire = columnType(type);
+        if (wire.size() > 0) {
+            return "p";
+        }
+        return wire.scalar() == PgType.NUMERIC && !wire.array() ? "m" : "x";
+    }
+
     /** The wire type of a column of {@code type} (its OID, size and element type). */
     public static ColumnType columnType(DataType type) {
         return ColumnType.of(ArrowTypeMapping.toArrowField("c", type));
