@@ -7,6 +7,7 @@ import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.TimestampString;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.BinaryType;
 import org.apache.fluss.types.CharType;
@@ -14,20 +15,24 @@ import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DataTypes;
 import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.LocalZonedTimestampType;
 import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.RowType;
+import org.apache.fluss.types.TimestampType;
 
 /**
  * Fluss types as SQL types, and the Java class Calcite uses for each value.
  *
  * <p>{@code STRING} is {@code VARCHAR}, {@code BYTES} is {@code VARBINARY}, {@code FLOAT} is
- * {@code REAL}, {@code TIMESTAMP_LTZ} is {@code TIMESTAMP WITH LOCAL TIME ZONE}; times and
- * timestamps carry milliseconds (Calcite's precision). {@code ARRAY}, {@code MAP} and
+ * {@code REAL}, {@code TIMESTAMP_LTZ} is {@code TIMESTAMP WITH LOCAL TIME ZONE}; times carry
+ * milliseconds, timestamps their column's precision (up to 9, {@link FlussTypeSystem}: literals and
+ * the values Riffle binds keep every digit, while Calcite's row engine holds milliseconds).
+ * {@code ARRAY}, {@code MAP} and
  * {@code ROW} are SQL arrays, maps and rows ({@code tags[1]}, {@code attrs['k']},
  * {@code t.point.x}); their values are a {@code List}, a {@code Map} and an {@code Object[]}.
  */
 public final class SqlTypes {
-    /** Calcite keeps times and timestamps in milliseconds. */
+    /** Calcite's row engine keeps times and timestamps in milliseconds. */
     private static final int MAX_TIME_PRECISION = 3;
 
     private SqlTypes() {}
@@ -57,9 +62,10 @@ public final class SqlTypes {
                     ((DecimalType) type).getScale());
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
             case TIME_WITHOUT_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIME, MAX_TIME_PRECISION);
-            case TIMESTAMP_WITHOUT_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIMESTAMP, MAX_TIME_PRECISION);
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
-                    factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, MAX_TIME_PRECISION);
+            case TIMESTAMP_WITHOUT_TIME_ZONE ->
+                    factory.createSqlType(SqlTypeName.TIMESTAMP, ((TimestampType) type).getPrecision());
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                    ((LocalZonedTimestampType) type).getPrecision());
             case ARRAY -> factory.createArrayType(sqlType(factory, ((ArrayType) type).getElementType()), -1);
             case MAP -> factory.createMapType(sqlType(factory, ((MapType) type).getKeyType()),
                     sqlType(factory, ((MapType) type).getValueType()));
@@ -133,7 +139,9 @@ public final class SqlTypes {
             case TINYINT -> Byte.class;
             case SMALLINT -> Short.class;
             case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE -> Integer.class;
-            case BIGINT, TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> Long.class;
+            case BIGINT -> Long.class;
+            // every digit of the literal, not the milliseconds its Long value would keep
+            case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TimestampString.class;
             case FLOAT -> Float.class;
             case DOUBLE -> Double.class;
             case DECIMAL -> BigDecimal.class;

@@ -7,6 +7,8 @@ import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.fluss.predicate.Predicate;
 import org.apache.fluss.predicate.PredicateBuilder;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
 import org.apache.fluss.types.RowType;
 
 /**
@@ -33,6 +35,17 @@ final class ConditionPredicates {
         return PredicateBuilder.and(predicates);
     }
 
+    /**
+     * A constant as Fluss 0.9.1's predicates compare it: they read a TIMESTAMP_LTZ cell with
+     * {@code getTimestampNtz} ({@code LeafPredicate#get}), so the constant is the same instant as
+     * a {@link TimestampNtz}, or every comparison fails with a ClassCastException. The lake is not
+     * given these conjuncts (riffle-lake's {@code LakePushdown}); the rows are checked with them.
+     */
+    private static Object asPredicatesRead(Object constant) {
+        return constant instanceof TimestampLtz ltz
+                ? TimestampNtz.fromMillis(ltz.getEpochMillisecond(), ltz.getNanoOfMillisecond()) : constant;
+    }
+
     private Predicate predicate(PushedCondition condition) {
         if (condition instanceof PushedCondition.AllOf all) {
             return PredicateBuilder.and(all.children().stream().map(this::predicate).toList());
@@ -44,12 +57,13 @@ final class ConditionPredicates {
         int column = rowType.getFieldIndex(leaf.column());
         List<Object> values = new ArrayList<>();
         for (ReadPlan.KeyValue value : leaf.values()) {
-            Object fluss = FlussValues.toFluss(Bindings.value(value, context), rowType.getTypeAt(column), leaf.column());
+            Object fluss = FlussValues.comparand(Bindings.value(value, context), rowType.getTypeAt(column),
+                    leaf.column());
             if (fluss == null) {
                 // a comparison with NULL holds for no row
                 return PredicateBuilder.and(builder.isNull(column), builder.isNotNull(column));
             }
-            values.add(fluss);
+            values.add(asPredicatesRead(fluss));
         }
         return switch (leaf.op()) {
             case EQ -> builder.equal(column, values.get(0));

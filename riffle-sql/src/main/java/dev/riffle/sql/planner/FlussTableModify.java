@@ -110,8 +110,9 @@ public final class FlussTableModify extends TableModify implements EnumerableRel
         }
         Expression asArrays = builder.append("asArrays", Expressions.call(rows, BuiltInMethod.SELECT.method,
                 Expressions.lambda(arrays.record(fields), row)));
+        // Calcite's rows hold timestamps as milliseconds; the literals and parameters the plan shows are exact
         TableWriteExecutor executor = new TableWriteExecutor(flussTable.session(), flussTable.info(), getOperation(),
-                getUpdateColumnList() == null ? List.of() : getUpdateColumnList());
+                getUpdateColumnList() == null ? List.of() : getUpdateColumnList(), ExactColumns.of(getInput()));
         Expression stashed = implementor.stash(executor, TableWriteExecutor.class);
         builder.add(Expressions.return_(null, Expressions.call(stashed, "write", asArrays, DataContext.ROOT)));
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
