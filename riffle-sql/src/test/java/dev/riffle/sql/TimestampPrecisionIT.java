@@ -66,6 +66,33 @@ class TimestampPrecisionIT {
     }
 
     @Test
+    void insertSelectOfATablesColumnsKeepsEveryDigit(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("tscopy");
+        try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".events (id INT, ts TIMESTAMP(6), ltz TIMESTAMP_LTZ(6),"
+                    + " ts9 TIMESTAMP(9)) WITH ('bucket.num' = '2')");
+            statement.execute("CREATE TABLE " + db + ".copy (id INT, ts TIMESTAMP(6), ltz TIMESTAMP_LTZ(6),"
+                    + " ts9 TIMESTAMP(9), PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')");
+            statement.executeUpdate("INSERT INTO " + db + ".events VALUES (1, TIMESTAMP '" + MICROS + "',"
+                    + " TIMESTAMP WITH LOCAL TIME ZONE '" + MICROS + "', TIMESTAMP '2024-06-01 12:00:00.123456789'),"
+                    + " (2, TIMESTAMP '2024-06-01 12:00:00.000001', TIMESTAMP WITH LOCAL TIME ZONE"
+                    + " '2024-06-01 12:00:00.000001', NULL)");
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".copy SELECT * FROM " + db + ".events"))
+                    .isEqualTo(2);
+            assertThat(read(sql, "SELECT id, ts, ltz, ts9 FROM " + db + ".copy")).containsExactlyInAnyOrder(
+                    "1|2024-06-01T12:00:00.123456|2024-06-01T12:00:00.123456Z|2024-06-01T12:00:00.123456789",
+                    "2|2024-06-01T12:00:00.000001|2024-06-01T12:00:00.000001Z|");
+            // a pushed filter and reordered columns: still the read's own rows
+            statement.executeUpdate("DELETE FROM " + db + ".copy WHERE id = 1");
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".copy (ts9, ltz, ts, id) SELECT ts9, ltz, ts, id"
+                    + " FROM " + db + ".events WHERE ts = TIMESTAMP '" + MICROS + "'")).isEqualTo(1);
+            assertThat(read(sql, "SELECT id, ts, ltz, ts9 FROM " + db + ".copy WHERE id = 1")).containsExactly(
+                    "1|2024-06-01T12:00:00.123456|2024-06-01T12:00:00.123456Z|2024-06-01T12:00:00.123456789");
+        }
+    }
+
+    @Test
     void parameterInsertKeepsEveryDigit(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("tsparam");
         try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {

@@ -35,7 +35,7 @@ record ExactTimestamp(long epochSecond, int nanoOfSecond) {
 
     /**
      * The timestamp a Calcite value stands for: a literal's {@link TimestampString}, a
-     * {@link LocalDateTime} or {@link java.sql.Timestamp} (a parameter as bound), an
+     * {@link LocalDateTime} or {@link java.sql.Timestamp} (a parameter as bound: its wall clock), an
      * {@link Instant} or {@link OffsetDateTime}, a {@link Calendar}, or Calcite's {@code long}
      * milliseconds; empty for anything else.
      */
@@ -50,8 +50,9 @@ record ExactTimestamp(long epochSecond, int nanoOfSecond) {
             return Optional.of(of(dateTime));
         }
         if (value instanceof java.sql.Timestamp timestamp) {
-            // getTime() is the instant (already with the millisecond of getNanos()); getNanos() the rest
-            return Optional.of(new ExactTimestamp(Math.floorDiv(timestamp.getTime(), 1_000L), timestamp.getNanos()));
+            // its wall clock in the JVM's zone, as JDBC's setTimestamp binds it (Avatica's milliseconds are that
+            // wall clock), so a value bound through a statement and one handed to a DirectRead agree
+            return Optional.of(of(timestamp.toLocalDateTime()));
         }
         if (value instanceof Instant instant) {
             return Optional.of(new ExactTimestamp(instant.getEpochSecond(), instant.getNano()));

@@ -2,11 +2,14 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.planner.ExactColumns;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -45,17 +48,22 @@ public final class TableWriteExecutor {
     private final TableModify.Operation operation;
     private final int[] updated;
     private final ExactColumns exact;
+    private final Optional<DirectRead> source;
     /** Key columns whose values Calcite's rows hold cut to milliseconds ({@link #finerThanMilliseconds}). */
     private final List<Integer> finerKeys;
     /** The columns an UPDATE writes, when it must not write the others back. */
-    private final java.util.Optional<List<String>> partialUpdate;
+    private final Optional<List<String>> partialUpdate;
 
     /**
      * @param exact the input rows' values the plan knows to the digit (timestamp literals and
      *     parameters), taken instead of Calcite's milliseconds
+     * @param source for an {@code INSERT ... SELECT} whose input is one read of a table (its columns
+     *     as they are), that read: its rows are taken from its Arrow batches at full precision
+     *     instead of through Calcite's rows
      */
     public TableWriteExecutor(FlussSession session, TableInfo table, TableModify.Operation operation,
-            List<String> updateColumns, ExactColumns exact) {
+            List<String> updateColumns, ExactColumns exact, Optional<DirectRead> source) {
+        this.source = requireNonNull(source, "source is null");
         this.session = requireNonNull(session, "session is null");
         this.table = requireNonNull(table, "table is null");
         this.operation = requireNonNull(operation, "operation is null");
@@ -72,15 +80,15 @@ public final class TableWriteExecutor {
         this.finerKeys = finer.stream().filter(i -> keys.contains(rowType.getFieldNames().get(i))).toList();
         // An UPDATE writes back the columns it does not set as Calcite read them, in milliseconds; a
         // partial update (the key and the set columns) leaves them as they are in Fluss instead.
-        List<Integer> set = java.util.Arrays.stream(updated).boxed().toList();
+        List<Integer> set = Arrays.stream(updated).boxed().toList();
         boolean rewritesFiner = finer.stream()
                 .anyMatch(i -> !keys.contains(rowType.getFieldNames().get(i)) && !set.contains(i));
         if (operation == TableModify.Operation.UPDATE && rewritesFiner) {
             List<String> target = new ArrayList<>(keys);
             updateColumns.stream().filter(c -> !target.contains(c)).forEach(target::add);
-            this.partialUpdate = java.util.Optional.of(target);
+            this.partialUpdate = Optional.of(target);
         } else {
-            this.partialUpdate = java.util.Optional.empty();
+            this.partialUpdate = Optional.empty();
         }
     }
 
@@ -100,7 +108,7 @@ public final class TableWriteExecutor {
         List<GenericRow> chunk = new ArrayList<>();
         long converted = 0;
         long sent = 0;
-        try (Enumerator<Object[]> input = rows.enumerator()) {
+        try (Enumerator<Object[]> input = input(rows, context)) {
             while (input.moveNext()) {
                 try {
                     chunk.add(toFluss(withExact(input.current(), converted, context)));
@@ -124,6 +132,18 @@ public final class TableWriteExecutor {
             await(ack);
         }
         return Linq4j.singletonEnumerable(sent);
+    }
+
+    /** The rows to write: the source read's, when there is one (Calcite's enumerable is then never enumerated). */
+    @SuppressWarnings("unchecked")
+    private Enumerator<Object[]> input(Enumerable<Object[]> rows, DataContext context) {
+        if (source.isEmpty()) {
+            return rows.enumerator();
+        }
+        TableReader read = source.get().open(context, session.riffle().allocator());
+        Enumerator<?> exactRows = new RowEnumerator(RowBatches.read(read, source.get().columnNames().size(), true),
+                false, Long.MAX_VALUE);
+        return (Enumerator<Object[]>) exactRows;
     }
 
     private String describeFailure(long row, long sent, String message) {
