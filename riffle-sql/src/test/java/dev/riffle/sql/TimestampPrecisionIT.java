@@ -15,6 +15,7 @@ import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.exec.StatementShape;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -57,6 +58,12 @@ class TimestampPrecisionIT {
             assertThat(read(sql, "SELECT id, ts, ltz, ts9, ts3 FROM " + db + ".events")).containsExactly(
                     "1|2024-06-01T12:00:00.123456|2024-06-01T12:00:00.123456Z|2024-06-01T12:00:00.123456789"
                             + "|2024-06-01T12:00:00.123");
+            // what a Flight SQL client is told it will get is what the read sends
+            try (PreparedStatement select = sql.prepareStatement("SELECT ts, ltz, ts9 FROM " + db + ".events")) {
+                assertThat(StatementShape.of(select).rows().getFields().stream().map(f -> f.getType().toString()))
+                        .containsExactly("Timestamp(MICROSECOND, null)", "Timestamp(MICROSECOND, UTC)",
+                                "Timestamp(NANOSECOND, null)");
+            }
             assertThat(read(sql, "SELECT id, ts, ltz FROM " + db + ".users")).containsExactly(
                     "1|2024-06-01T12:00:00.123456|2024-06-01T12:00:00.123456Z");
             // a key lookup returns the row as stored, too

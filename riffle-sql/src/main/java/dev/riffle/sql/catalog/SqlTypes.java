@@ -82,7 +82,8 @@ public final class SqlTypes {
     /**
      * The Fluss type of a SQL result column (what a statement computed): the reverse of
      * {@link #sqlType}, with {@code CHAR} as {@code STRING} (Calcite pads computed text to its
-     * longest branch), times and timestamps at Calcite's millisecond precision, and types Fluss
+     * longest branch), times at Calcite's millisecond precision, timestamps at the type's (at
+     * least milliseconds), and types Fluss
      * has no counterpart for (intervals, symbols) as their text.
      */
     public static DataType flussType(RelDataType type) {
@@ -99,8 +100,8 @@ public final class SqlTypes {
             case BINARY, VARBINARY -> DataTypes.BYTES();
             case DATE -> DataTypes.DATE();
             case TIME -> DataTypes.TIME(MAX_TIME_PRECISION);
-            case TIMESTAMP -> DataTypes.TIMESTAMP(MAX_TIME_PRECISION);
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> DataTypes.TIMESTAMP_LTZ(MAX_TIME_PRECISION);
+            case TIMESTAMP -> DataTypes.TIMESTAMP(resultPrecision(type));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> DataTypes.TIMESTAMP_LTZ(resultPrecision(type));
             case ARRAY -> DataTypes.ARRAY(flussType(type.getComponentType()));
             case MAP -> DataTypes.MAP(flussType(type.getKeyType()), flussType(type.getValueType()));
             case ROW -> {
@@ -113,6 +114,15 @@ public final class SqlTypes {
             default -> DataTypes.STRING();
         };
         return type.isNullable() ? fluss : fluss.copy(false);
+    }
+
+    /**
+     * A result timestamp's precision: the SQL type's (a column read as it is answers in its own
+     * unit), but at least Calcite's milliseconds, which computed values hold even when their type
+     * says fewer digits ({@code CAST(x AS TIMESTAMP)} is TIMESTAMP(0)).
+     */
+    private static int resultPrecision(RelDataType type) {
+        return Math.max(MAX_TIME_PRECISION, Math.min(FlussTypeSystem.MAX_TIMESTAMP_PRECISION, type.getPrecision()));
     }
 
     /**

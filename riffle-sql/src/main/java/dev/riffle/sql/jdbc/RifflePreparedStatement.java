@@ -44,6 +44,8 @@ final class RifflePreparedStatement extends RiffleStatementBase {
         this.internal = ((CalcitePrepare.CalciteSignature<?>) signature).internalParameters;
     }
 
+    // Every other setter forgets a timestamp kept for the parameter, so a stale one is never taken.
+
     @Override
     public void setTimestamp(int parameterIndex, Timestamp x) throws SQLException {
         super.setTimestamp(parameterIndex, x);
@@ -102,6 +104,66 @@ final class RifflePreparedStatement extends RiffleStatementBase {
     @Override
     public void setLong(int parameterIndex, long x) throws SQLException {
         super.setLong(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setInt(int parameterIndex, int x) throws SQLException {
+        super.setInt(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setShort(int parameterIndex, short x) throws SQLException {
+        super.setShort(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setByte(int parameterIndex, byte x) throws SQLException {
+        super.setByte(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setBoolean(int parameterIndex, boolean x) throws SQLException {
+        super.setBoolean(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setDouble(int parameterIndex, double x) throws SQLException {
+        super.setDouble(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setFloat(int parameterIndex, float x) throws SQLException {
+        super.setFloat(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setBigDecimal(int parameterIndex, java.math.BigDecimal x) throws SQLException {
+        super.setBigDecimal(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setBytes(int parameterIndex, byte[] x) throws SQLException {
+        super.setBytes(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setDate(int parameterIndex, java.sql.Date x) throws SQLException {
+        super.setDate(parameterIndex, x);
+        keep(parameterIndex, null);
+    }
+
+    @Override
+    public void setTime(int parameterIndex, java.sql.Time x) throws SQLException {
+        super.setTime(parameterIndex, x);
         keep(parameterIndex, null);
     }
 
