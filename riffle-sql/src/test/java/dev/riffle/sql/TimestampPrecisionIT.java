@@ -174,6 +174,27 @@ class TimestampPrecisionIT {
     }
 
     @Test
+    void conditionsBesideAKeyLookupCompareEveryDigit(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("tsbeside");
+        try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".users (id INT, ts TIMESTAMP(6), ltz TIMESTAMP_LTZ(6),"
+                    + " PRIMARY KEY (id) NOT ENFORCED) WITH ('bucket.num' = '1')");
+            statement.executeUpdate("INSERT INTO " + db + ".users VALUES (1, TIMESTAMP '" + MICROS + "',"
+                    + " TIMESTAMP WITH LOCAL TIME ZONE '" + MICROS + "')");
+            String byId = "SELECT id FROM " + db + ".users WHERE id = 1 AND ";
+            assertThat(explain(sql, byId + "ts = TIMESTAMP '2024-06-01 12:00:00.123'"))
+                    .contains("PointLookup[id=1][ts = 2024-06-01 12:00:00.123]");
+            assertThat(query(sql, byId + "ts = TIMESTAMP '2024-06-01 12:00:00.123'")).isEmpty();
+            assertThat(query(sql, byId + "ts = TIMESTAMP '" + MICROS + "'")).containsExactly("1");
+            assertThat(query(sql, byId + "ts > TIMESTAMP '2024-06-01 12:00:00.123'")).containsExactly("1");
+            assertThat(query(sql, byId + "ltz = TIMESTAMP WITH LOCAL TIME ZONE '2024-06-01 12:00:00.123'")).isEmpty();
+            assertThat(query(sql, byId + "ltz = TIMESTAMP WITH LOCAL TIME ZONE '" + MICROS + "'"))
+                    .containsExactly("1");
+        }
+    }
+
+    @Test
     void filtersCompareEveryDigit(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("tsfilter");
         try (Connection sql = connect(cluster); Statement statement = sql.createStatement()) {
