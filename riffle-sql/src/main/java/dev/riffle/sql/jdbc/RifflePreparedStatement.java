@@ -11,6 +11,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import org.apache.calcite.avatica.AvaticaConnection;
+import org.apache.calcite.avatica.AvaticaSite;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.avatica.remote.TypedValue;
 import org.apache.calcite.jdbc.CalcitePrepare;
@@ -44,7 +45,16 @@ final class RifflePreparedStatement extends RiffleStatementBase {
         this.internal = ((CalcitePrepare.CalciteSignature<?>) signature).internalParameters;
     }
 
-    // Every other setter forgets a timestamp kept for the parameter, so a stale one is never taken.
+    /**
+     * Every setter binds through here: binding a parameter forgets the timestamp kept for it (the
+     * timestamp setters keep theirs again after), so a stale one is never taken.
+     */
+    @Override
+    protected AvaticaSite getSite(int parameterIndex) throws SQLException {
+        AvaticaSite site = super.getSite(parameterIndex);
+        keep(parameterIndex, null);
+        return site;
+    }
 
     @Override
     public void setTimestamp(int parameterIndex, Timestamp x) throws SQLException {
@@ -66,105 +76,27 @@ final class RifflePreparedStatement extends RiffleStatementBase {
             return;
         }
         super.setObject(parameterIndex, x);
-        keep(parameterIndex, x instanceof Timestamp timestamp ? timestamp : null);
+        if (x instanceof Timestamp timestamp) {
+            keep(parameterIndex, timestamp);
+        }
     }
 
     @Override
     public void setObject(int parameterIndex, Object x, int targetSqlType) throws SQLException {
         Object value = x instanceof LocalDateTime dateTime ? Timestamp.valueOf(dateTime) : x;
         super.setObject(parameterIndex, value, targetSqlType);
-        keep(parameterIndex, value instanceof Timestamp timestamp ? timestamp : null);
+        if (value instanceof Timestamp timestamp) {
+            keep(parameterIndex, timestamp);
+        }
     }
 
     @Override
     public void setObject(int parameterIndex, Object x, int targetSqlType, int scaleOrLength) throws SQLException {
         Object value = x instanceof LocalDateTime dateTime ? Timestamp.valueOf(dateTime) : x;
         super.setObject(parameterIndex, value, targetSqlType, scaleOrLength);
-        keep(parameterIndex, value instanceof Timestamp timestamp ? timestamp : null);
-    }
-
-    @Override
-    public void setNull(int parameterIndex, int sqlType) throws SQLException {
-        super.setNull(parameterIndex, sqlType);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setNull(int parameterIndex, int sqlType, String typeName) throws SQLException {
-        super.setNull(parameterIndex, sqlType, typeName);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setString(int parameterIndex, String x) throws SQLException {
-        super.setString(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setLong(int parameterIndex, long x) throws SQLException {
-        super.setLong(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setInt(int parameterIndex, int x) throws SQLException {
-        super.setInt(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setShort(int parameterIndex, short x) throws SQLException {
-        super.setShort(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setByte(int parameterIndex, byte x) throws SQLException {
-        super.setByte(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setBoolean(int parameterIndex, boolean x) throws SQLException {
-        super.setBoolean(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setDouble(int parameterIndex, double x) throws SQLException {
-        super.setDouble(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setFloat(int parameterIndex, float x) throws SQLException {
-        super.setFloat(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setBigDecimal(int parameterIndex, java.math.BigDecimal x) throws SQLException {
-        super.setBigDecimal(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setBytes(int parameterIndex, byte[] x) throws SQLException {
-        super.setBytes(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setDate(int parameterIndex, java.sql.Date x) throws SQLException {
-        super.setDate(parameterIndex, x);
-        keep(parameterIndex, null);
-    }
-
-    @Override
-    public void setTime(int parameterIndex, java.sql.Time x) throws SQLException {
-        super.setTime(parameterIndex, x);
-        keep(parameterIndex, null);
+        if (value instanceof Timestamp timestamp) {
+            keep(parameterIndex, timestamp);
+        }
     }
 
     @Override
