@@ -7,6 +7,7 @@ import org.apache.calcite.avatica.util.ByteString;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.TimestampString;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.BinaryType;
 import org.apache.fluss.types.CharType;
@@ -14,20 +15,24 @@ import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DataTypes;
 import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.LocalZonedTimestampType;
 import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.RowType;
+import org.apache.fluss.types.TimestampType;
 
 /**
  * Fluss types as SQL types, and the Java class Calcite uses for each value.
  *
  * <p>{@code STRING} is {@code VARCHAR}, {@code BYTES} is {@code VARBINARY}, {@code FLOAT} is
- * {@code REAL}, {@code TIMESTAMP_LTZ} is {@code TIMESTAMP WITH LOCAL TIME ZONE}; times and
- * timestamps carry milliseconds (Calcite's precision). {@code ARRAY}, {@code MAP} and
+ * {@code REAL}, {@code TIMESTAMP_LTZ} is {@code TIMESTAMP WITH LOCAL TIME ZONE}; times carry
+ * milliseconds, timestamps their column's precision (up to 9, {@link FlussTypeSystem}: literals and
+ * the values Riffle binds keep every digit, while Calcite's row engine holds milliseconds).
+ * {@code ARRAY}, {@code MAP} and
  * {@code ROW} are SQL arrays, maps and rows ({@code tags[1]}, {@code attrs['k']},
  * {@code t.point.x}); their values are a {@code List}, a {@code Map} and an {@code Object[]}.
  */
 public final class SqlTypes {
-    /** Calcite keeps times and timestamps in milliseconds. */
+    /** Calcite's row engine keeps times and timestamps in milliseconds. */
     private static final int MAX_TIME_PRECISION = 3;
 
     private SqlTypes() {}
@@ -57,9 +62,10 @@ public final class SqlTypes {
                     ((DecimalType) type).getScale());
             case DATE -> factory.createSqlType(SqlTypeName.DATE);
             case TIME_WITHOUT_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIME, MAX_TIME_PRECISION);
-            case TIMESTAMP_WITHOUT_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIMESTAMP, MAX_TIME_PRECISION);
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE ->
-                    factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, MAX_TIME_PRECISION);
+            case TIMESTAMP_WITHOUT_TIME_ZONE ->
+                    factory.createSqlType(SqlTypeName.TIMESTAMP, ((TimestampType) type).getPrecision());
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> factory.createSqlType(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE,
+                    ((LocalZonedTimestampType) type).getPrecision());
             case ARRAY -> factory.createArrayType(sqlType(factory, ((ArrayType) type).getElementType()), -1);
             case MAP -> factory.createMapType(sqlType(factory, ((MapType) type).getKeyType()),
                     sqlType(factory, ((MapType) type).getValueType()));
@@ -76,7 +82,8 @@ public final class SqlTypes {
     /**
      * The Fluss type of a SQL result column (what a statement computed): the reverse of
      * {@link #sqlType}, with {@code CHAR} as {@code STRING} (Calcite pads computed text to its
-     * longest branch), times and timestamps at Calcite's millisecond precision, and types Fluss
+     * longest branch), times at Calcite's millisecond precision, timestamps at the type's (at
+     * least milliseconds), and types Fluss
      * has no counterpart for (intervals, symbols) as their text.
      */
     public static DataType flussType(RelDataType type) {
@@ -93,8 +100,8 @@ public final class SqlTypes {
             case BINARY, VARBINARY -> DataTypes.BYTES();
             case DATE -> DataTypes.DATE();
             case TIME -> DataTypes.TIME(MAX_TIME_PRECISION);
-            case TIMESTAMP -> DataTypes.TIMESTAMP(MAX_TIME_PRECISION);
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> DataTypes.TIMESTAMP_LTZ(MAX_TIME_PRECISION);
+            case TIMESTAMP -> DataTypes.TIMESTAMP(resultPrecision(type));
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> DataTypes.TIMESTAMP_LTZ(resultPrecision(type));
             case ARRAY -> DataTypes.ARRAY(flussType(type.getComponentType()));
             case MAP -> DataTypes.MAP(flussType(type.getKeyType()), flussType(type.getValueType()));
             case ROW -> {
@@ -107,6 +114,15 @@ public final class SqlTypes {
             default -> DataTypes.STRING();
         };
         return type.isNullable() ? fluss : fluss.copy(false);
+    }
+
+    /**
+     * A result timestamp's precision: the SQL type's (a column read as it is answers in its own
+     * unit), but at least Calcite's milliseconds, which computed values hold even when their type
+     * says fewer digits ({@code CAST(x AS TIMESTAMP)} is TIMESTAMP(0)).
+     */
+    private static int resultPrecision(RelDataType type) {
+        return Math.max(MAX_TIME_PRECISION, Math.min(FlussTypeSystem.MAX_TIMESTAMP_PRECISION, type.getPrecision()));
     }
 
     /**
@@ -133,7 +149,9 @@ public final class SqlTypes {
             case TINYINT -> Byte.class;
             case SMALLINT -> Short.class;
             case INTEGER, DATE, TIME_WITHOUT_TIME_ZONE -> Integer.class;
-            case BIGINT, TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> Long.class;
+            case BIGINT -> Long.class;
+            // every digit of the literal, not the milliseconds its Long value would keep
+            case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TimestampString.class;
             case FLOAT -> Float.class;
             case DOUBLE -> Double.class;
             case DECIMAL -> BigDecimal.class;

@@ -12,9 +12,12 @@ import org.apache.fluss.types.RowType;
 final class Bindings {
     private Bindings() {}
 
-    /** Calcite's value of a literal or a bound parameter. */
+    /**
+     * Calcite's value of a literal or a bound parameter, timestamps with every digit they were
+     * given with (a literal's {@code TimestampString}, a parameter's {@link ExactParameters}).
+     */
     static Object value(ReadPlan.KeyValue value, DataContext context) {
-        return value.isParameter() ? context.get("?" + value.parameter()) : value.literal();
+        return value.isParameter() ? ExactParameters.value(context, value.parameter()) : value.literal();
     }
 
     /** The plan's row limit as bound for this execution ({@code Long.MAX_VALUE}: none). */
@@ -29,14 +32,20 @@ final class Bindings {
         return number.longValue();
     }
 
-    /** A key as Fluss wants it, or empty when a value is SQL NULL (which equals nothing). */
+    /**
+     * A key as Fluss wants it, or empty when a value is SQL NULL or has more digits than its
+     * column holds (either equals nothing).
+     */
     static Optional<GenericRow> keyRow(RowType rowType, List<String> columns, List<ReadPlan.KeyValue> values,
             DataContext context) {
         GenericRow row = new GenericRow(columns.size());
         for (int i = 0; i < columns.size(); i++) {
             int column = rowType.getFieldIndex(columns.get(i));
-            Object fluss = FlussValues.toFluss(value(values.get(i), context), rowType.getTypeAt(column),
-                    columns.get(i));
+            Object value = value(values.get(i), context);
+            if (!FlussValues.holds(value, rowType.getTypeAt(column))) {
+                return Optional.empty();
+            }
+            Object fluss = FlussValues.comparand(value, rowType.getTypeAt(column), columns.get(i));
             if (fluss == null) {
                 return Optional.empty();
             }

@@ -20,13 +20,22 @@ final class CalciteRows {
 
     /** The rows of a batch, in {@code columns} (indexes into the batch); empty arrays when no column is asked for. */
     static List<Object[]> of(VectorSchemaRoot batch, int[] columns) {
+        return of(batch, columns, false);
+    }
+
+    /** As {@link #of(VectorSchemaRoot, int[])}, timestamps with every digit ({@link ExactTimestamp}): rows to write. */
+    static List<Object[]> exact(VectorSchemaRoot batch, int[] columns) {
+        return of(batch, columns, true);
+    }
+
+    private static List<Object[]> of(VectorSchemaRoot batch, int[] columns, boolean exactTimestamps) {
         int width = columns.length;
         ArrowValueReader[] readers = new ArrowValueReader[width];
         CalciteValueSink[] sinks = new CalciteValueSink[width];
         for (int i = 0; i < width; i++) {
             FieldVector vector = batch.getVector(columns[i]);
             readers[i] = ArrowValueReader.of(vector);
-            sinks[i] = new CalciteValueSink(ArrowTypeMapping.toFlussType(vector.getField()));
+            sinks[i] = new CalciteValueSink(ArrowTypeMapping.toFlussType(vector.getField()), exactTimestamps);
         }
         List<Object[]> rows = new ArrayList<>(batch.getRowCount());
         for (int row = 0; row < batch.getRowCount(); row++) {

@@ -26,9 +26,19 @@ import org.apache.fluss.types.RowType;
  */
 final class CalciteValueSink implements ValueSink {
     private final ValueAssembly assembly;
+    private final boolean exactTimestamps;
 
     CalciteValueSink(DataType type) {
+        this(type, false);
+    }
+
+    /**
+     * @param exactTimestamps timestamps as {@link ExactTimestamp}s, every digit kept, instead of
+     *     Calcite's milliseconds: for rows that go to Fluss ({@link FlussValues}), not to generated code
+     */
+    CalciteValueSink(DataType type, boolean exactTimestamps) {
         this.assembly = new ValueAssembly(requireNonNull(type, "type is null"));
+        this.exactTimestamps = exactTimestamps;
     }
 
     /** The value read last (null for SQL NULL); the sink is ready for the next one. */
@@ -101,12 +111,13 @@ final class CalciteValueSink implements ValueSink {
 
     @Override
     public void timestampValue(long epochSecond, int nanoOfSecond) {
-        put(epochSecond * 1_000L + nanoOfSecond / 1_000_000);
+        put(exactTimestamps ? new ExactTimestamp(epochSecond, nanoOfSecond)
+                : epochSecond * 1_000L + nanoOfSecond / 1_000_000);
     }
 
     @Override
     public void instantValue(long epochSecond, int nanoOfSecond) {
-        put(epochSecond * 1_000L + nanoOfSecond / 1_000_000);
+        timestampValue(epochSecond, nanoOfSecond);
     }
 
     @Override

@@ -21,6 +21,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.Meta;
@@ -134,8 +135,12 @@ public final class DirectRead {
      * {@code BigDecimal}, {@code String}, {@code Boolean}, ...).
      */
     public TableReader open(List<Object> parameters, BufferAllocator allocator) {
+        return open(new ParameterValues(parameters), allocator);
+    }
+
+    /** The rows as {@link #open(List, BufferAllocator)} reads them, the parameters bound in an execution's context. */
+    TableReader open(DataContext context, BufferAllocator allocator) {
         requireNonNull(allocator, "allocator is null");
-        ParameterValues context = new ParameterValues(parameters);
         long limit = Bindings.limit(plan, context);
         return new SelectingReader(executor.reader(context, limit, allocator), BatchFilter.all(), limit, columns,
                 names);

@@ -41,6 +41,8 @@ public final class FlussSession implements AutoCloseable {
 
     private record Recent(Optional<TableInfo> info, long atNanos) {}
     private final Map<LookuperKey, Lookuper> lookupers = new ConcurrentHashMap<>();
+    /** Counts {@link #read} calls ({@link #readsRequested}). */
+    private final java.util.concurrent.atomic.LongAdder readsRequested = new java.util.concurrent.atomic.LongAdder();
 
     private FlussSession(Riffle riffle, StatementLimits limits) {
         this.riffle = requireNonNull(riffle, "riffle is null");
@@ -120,7 +122,16 @@ public final class FlussSession implements AutoCloseable {
 
     /** As {@link #read(TableInfo)}, its batches allocated from {@code allocator}. */
     public ReadBuilder read(TableInfo table, org.apache.arrow.memory.BufferAllocator allocator) {
+        readsRequested.increment();
         return new ReadBuilder(riffle.connection(), table, allocator, riffle::lake);
+    }
+
+    /**
+     * How many table reads this session was asked for (key lookups aside): what a statement costs
+     * in reads, e.g. that a join reads each table once.
+     */
+    public long readsRequested() {
+        return readsRequested.sum();
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.values.FlussValueSink;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -14,18 +15,26 @@ import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalArray;
 import org.apache.fluss.row.InternalMap;
 import org.apache.fluss.row.InternalRow;
-import org.apache.fluss.row.TimestampLtz;
-import org.apache.fluss.row.TimestampNtz;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.DataTypeRoot;
+import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.LocalZonedTimestampType;
 import org.apache.fluss.types.MapType;
 import org.apache.fluss.types.RowType;
-import org.apache.fluss.types.DecimalType;
+import org.apache.fluss.types.TimestampType;
 
 /**
  * Fluss's internal values for Calcite's Java values: key values and filter constants (literals or
  * bound parameters) on their way to Fluss, and the rows SQL writes. The other direction is the
  * value layer's ({@code CalciteValueSink}).
+ *
+ * <p>Timestamps come as Calcite's milliseconds, or with every digit ({@link ExactTimestamp#of}: a
+ * literal's {@code TimestampString}, a parameter's {@code LocalDateTime}). A value written to a
+ * column keeps the digits the column's precision holds and loses the others, as a SQL cast to the
+ * column's type does ({@link #toFluss}); a value compared with a column keeps them all
+ * ({@link #comparand}), so that {@code ts = TIMESTAMP '... .1234567'} holds for no
+ * {@code TIMESTAMP(6)} value.
  */
 final class FlussValues {
     private FlussValues() {}
@@ -37,6 +46,30 @@ final class FlussValues {
      * @throws IllegalArgumentException when the value does not fit the column's type
      */
     static Object toFluss(Object value, DataType type, String column) {
+        return convert(value, type, column, true);
+    }
+
+    /**
+     * Fluss's internal value for a constant compared with a column of {@code type}: as
+     * {@link #toFluss}, but a timestamp keeps every fractional digit, even those the column cannot
+     * hold (Fluss compares timestamps to the nanosecond).
+     */
+    static Object comparand(Object value, DataType type, String column) {
+        return convert(value, type, column, false);
+    }
+
+    /**
+     * Whether a column of {@code type} can hold the constant exactly: false for a timestamp with
+     * more fractional digits than the column's precision, which equals none of its values.
+     */
+    static boolean holds(Object value, DataType type) {
+        if (value == null || !isTimestamp(type)) {
+            return true;
+        }
+        return ExactTimestamp.of(value).map(ts -> ts.digits() <= precision(type)).orElse(true);
+    }
+
+    private static Object convert(Object value, DataType type, String column, boolean toColumn) {
         if (value == null) {
             return null;
         }
@@ -54,8 +87,7 @@ final class FlussValues {
                 case DECIMAL -> Decimal.fromBigDecimal(decimal(value), ((DecimalType) type).getPrecision(),
                         ((DecimalType) type).getScale());
                 case DATE, TIME_WITHOUT_TIME_ZONE -> Math.toIntExact(temporal(value));
-                case TIMESTAMP_WITHOUT_TIME_ZONE -> TimestampNtz.fromMillis(temporal(value));
-                case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> TimestampLtz.fromEpochMillis(temporal(value));
+                case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> timestamp(value, type, toColumn);
                 case ARRAY -> {
                     DataType elementType = ((ArrayType) type).getElementType();
                     List<?> list = (List<?>) value;
@@ -123,10 +155,32 @@ final class FlussValues {
         return value instanceof BigDecimal d ? d : new BigDecimal(value.toString().trim());
     }
 
-    private static long temporal(Object value) {
-        if (value instanceof java.sql.Timestamp ts) {
-            return ts.getTime();
+    /** Through the value layer's sink, the one place Fluss timestamps are made. */
+    private static Object timestamp(Object value, DataType type, boolean toColumn) {
+        ExactTimestamp exact = ExactTimestamp.of(value).orElseThrow(() -> new ClassCastException(
+                "not a timestamp"));
+        if (toColumn) {
+            exact = exact.truncatedTo(precision(type));
         }
+        FlussValueSink sink = new FlussValueSink(type);
+        if (type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE) {
+            sink.timestampValue(exact.epochSecond(), exact.nanoOfSecond());
+        } else {
+            sink.instantValue(exact.epochSecond(), exact.nanoOfSecond());
+        }
+        return sink.take();
+    }
+
+    private static boolean isTimestamp(DataType type) {
+        return type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITHOUT_TIME_ZONE
+                || type.getTypeRoot() == DataTypeRoot.TIMESTAMP_WITH_LOCAL_TIME_ZONE;
+    }
+
+    private static int precision(DataType type) {
+        return type instanceof TimestampType ntz ? ntz.getPrecision() : ((LocalZonedTimestampType) type).getPrecision();
+    }
+
+    private static long temporal(Object value) {
         if (value instanceof java.sql.Date date) {
             return Math.floorDiv(date.getTime(), 86_400_000L);
         }

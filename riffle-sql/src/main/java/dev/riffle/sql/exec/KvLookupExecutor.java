@@ -6,6 +6,7 @@ import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;
 import org.apache.fluss.client.lookup.Lookuper;
+import org.apache.fluss.predicate.Predicate;
 import org.apache.fluss.row.InternalRow;
 
 /**
@@ -31,12 +32,23 @@ abstract class KvLookupExecutor implements ScanExecutor.PathExecutor {
 
     @Override
     public RowBatches open(DataContext context, long limit) {
-        return RowBatches.of(CalciteRows.of(found(context), plan.table().getRowType(), plan.columns()));
+        return RowBatches.of(CalciteRows.of(matching(context), plan.table().getRowType(), plan.columns()));
     }
 
     @Override
     public TableReader reader(DataContext context, long limit, BufferAllocator allocator) {
-        return FoundRows.reader(found(context), plan, allocator);
+        return FoundRows.reader(matching(context), plan, allocator);
+    }
+
+    /** The rows found that hold the conditions the plan absorbed ({@link ReadPlan#absorbs}). */
+    private List<InternalRow> matching(DataContext context) {
+        List<InternalRow> found = found(context);
+        if (plan.filters().isEmpty() || found.isEmpty()) {
+            return found;
+        }
+        ConditionPredicates conditions = new ConditionPredicates(plan.table().getRowType(), context);
+        Predicate condition = conditions.predicate(plan.filters());
+        return found.stream().filter(row -> condition.test(conditions.testable(row))).toList();
     }
 
     Lookuper lookuper() {

@@ -100,6 +100,11 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
         throw new SQLException("The statement was not prepared by the jdbc:riffle driver; its shape is unknown");
     }
 
+    /** Microseconds, or nanoseconds for a parameter of a TIMESTAMP(7) to (9) column, which holds them. */
+    private static TimeUnit timestampUnit(AvaticaParameter parameter) {
+        return parameter.precision > 6 ? TimeUnit.NANOSECOND : TimeUnit.MICROSECOND;
+    }
+
     /** The Arrow type a client binds a parameter of this JDBC type with. */
     private static ArrowType arrowType(AvaticaParameter parameter) {
         switch (parameter.parameterType) {
@@ -131,9 +136,9 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
             case Types.TIME:
                 return new ArrowType.Time(TimeUnit.MILLISECOND, 32);
             case Types.TIMESTAMP:
-                return new ArrowType.Timestamp(TimeUnit.MICROSECOND, null);
+                return new ArrowType.Timestamp(timestampUnit(parameter), null);
             case Types.TIMESTAMP_WITH_TIMEZONE:
-                return new ArrowType.Timestamp(TimeUnit.MICROSECOND, "UTC");
+                return new ArrowType.Timestamp(timestampUnit(parameter), "UTC");
             default:
                 // CHAR, VARCHAR and anything Calcite could not narrow: text, which it converts.
                 return ArrowType.Utf8.INSTANCE;

@@ -1,7 +1,6 @@
 package dev.riffle.sql.exec;
 
 import dev.riffle.core.read.ReadBuilder;
-import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.sql.planner.ReadPlan;
@@ -41,25 +40,8 @@ final class TableReadExecutor implements ScanExecutor.PathExecutor {
 
     @Override
     public RowBatches open(DataContext context, long limit) {
-        TableReader reader = read(plan, session.read(plan.table()), context, limit).createReader();
-        int[] columns = new int[plan.columns().size()];
-        java.util.Arrays.setAll(columns, i -> i);
-        return new RowBatches() {
-            @Override
-            public List<Object[]> next() {
-                if (!reader.hasNext()) {
-                    return null;
-                }
-                try (ReadBatch batch = reader.next()) {
-                    return CalciteRows.of(batch.root(), columns);
-                }
-            }
-
-            @Override
-            public void close() {
-                reader.close();
-            }
-        };
+        return RowBatches.read(read(plan, session.read(plan.table()), context, limit).createReader(),
+                plan.columns().size(), false);
     }
 
     /**

@@ -2,8 +2,14 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.sql.planner.ExactColumns;
+import dev.riffle.sql.planner.ReadPlan;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -20,7 +26,9 @@ import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.LocalZonedTimestampType;
 import org.apache.fluss.types.RowType;
+import org.apache.fluss.types.TimestampType;
 
 /**
  * Runs one {@code INSERT}, {@code UPDATE} or {@code DELETE}: the generated code hands it the rows
@@ -39,29 +47,71 @@ public final class TableWriteExecutor {
     private final TableInfo table;
     private final TableModify.Operation operation;
     private final int[] updated;
+    private final ExactColumns exact;
+    private final Optional<DirectRead> source;
+    /** Key columns whose values Calcite's rows hold cut to milliseconds ({@link #finerThanMilliseconds}). */
+    private final List<Integer> finerKeys;
+    /** The columns an UPDATE writes, when it must not write the others back. */
+    private final Optional<List<String>> partialUpdate;
 
+    /**
+     * @param exact the input rows' values the plan knows to the digit (timestamp literals and
+     *     parameters), taken instead of Calcite's milliseconds
+     * @param source for an {@code INSERT ... SELECT} whose input is one read of a table (its columns
+     *     as they are), that read: its rows are taken from its Arrow batches at full precision
+     *     instead of through Calcite's rows
+     */
     public TableWriteExecutor(FlussSession session, TableInfo table, TableModify.Operation operation,
-            List<String> updateColumns) {
+            List<String> updateColumns, ExactColumns exact, Optional<DirectRead> source) {
+        this.source = requireNonNull(source, "source is null");
         this.session = requireNonNull(session, "session is null");
         this.table = requireNonNull(table, "table is null");
         this.operation = requireNonNull(operation, "operation is null");
+        this.exact = requireNonNull(exact, "exact is null");
         RowType rowType = table.getRowType();
         this.updated = updateColumns.stream().mapToInt(rowType::getFieldIndex).toArray();
+        List<String> keys = table.getPrimaryKeys();
+        List<Integer> finer = new ArrayList<>();
+        for (int i = 0; i < rowType.getFieldCount(); i++) {
+            if (finerThanMilliseconds(rowType.getTypeAt(i))) {
+                finer.add(i);
+            }
+        }
+        this.finerKeys = finer.stream().filter(i -> keys.contains(rowType.getFieldNames().get(i))).toList();
+        // An UPDATE writes back the columns it does not set as Calcite read them, in milliseconds; a
+        // partial update (the key and the set columns) leaves them as they are in Fluss instead.
+        List<Integer> set = Arrays.stream(updated).boxed().toList();
+        boolean rewritesFiner = finer.stream()
+                .anyMatch(i -> !keys.contains(rowType.getFieldNames().get(i)) && !set.contains(i));
+        if (operation == TableModify.Operation.UPDATE && rewritesFiner) {
+            List<String> target = new ArrayList<>(keys);
+            updateColumns.stream().filter(c -> !target.contains(c)).forEach(target::add);
+            this.partialUpdate = Optional.of(target);
+        } else {
+            this.partialUpdate = Optional.empty();
+        }
+    }
+
+    /** A TIMESTAMP or TIMESTAMP_LTZ with digits below a millisecond, which Calcite's rows do not hold. */
+    private static boolean finerThanMilliseconds(DataType type) {
+        return type instanceof TimestampType ntz && ntz.getPrecision() > 3
+                || type instanceof LocalZonedTimestampType ltz && ltz.getPrecision() > 3;
     }
 
     /** Writes every row; returns how many (one row: the count). */
     public Enumerable<Long> write(Enumerable<Object[]> rows, DataContext context) {
         Table handle = session.table(table);
-        TableWriter writer = table.hasPrimaryKey() ? handle.newUpsert().createWriter()
-                : handle.newAppend().createWriter();
+        TableWriter writer = !table.hasPrimaryKey() ? handle.newAppend().createWriter()
+                : partialUpdate.map(columns -> handle.newUpsert().partialUpdate(columns.toArray(String[]::new)))
+                        .orElseGet(handle::newUpsert).createWriter();
         List<CompletableFuture<Void>> acks = new ArrayList<>();
         List<GenericRow> chunk = new ArrayList<>();
         long converted = 0;
         long sent = 0;
-        try (Enumerator<Object[]> input = rows.enumerator()) {
+        try (Enumerator<Object[]> input = input(rows, context)) {
             while (input.moveNext()) {
                 try {
-                    chunk.add(toFluss(input.current()));
+                    chunk.add(toFluss(withExact(input.current(), converted, context)));
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(describeFailure(converted, sent, e.getMessage()), e);
                 }
@@ -82,6 +132,18 @@ public final class TableWriteExecutor {
             await(ack);
         }
         return Linq4j.singletonEnumerable(sent);
+    }
+
+    /** The rows to write: the source read's, when there is one (Calcite's enumerable is then never enumerated). */
+    @SuppressWarnings("unchecked")
+    private Enumerator<Object[]> input(Enumerable<Object[]> rows, DataContext context) {
+        if (source.isEmpty()) {
+            return rows.enumerator();
+        }
+        TableReader read = source.get().open(context, session.riffle().allocator());
+        Enumerator<?> exactRows = new RowEnumerator(RowBatches.read(read, source.get().columnNames().size(), true),
+                false, Long.MAX_VALUE);
+        return (Enumerator<Object[]>) exactRows;
     }
 
     private String describeFailure(long row, long sent, String message) {
@@ -123,6 +185,33 @@ public final class TableWriteExecutor {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while writing to " + table.getTablePath(), e);
         }
+    }
+
+    /**
+     * Input row {@code index} with the plan's exact values in place of Calcite's. An UPDATE or
+     * DELETE finds its rows through Calcite, which holds their keys in milliseconds: a key with a
+     * finer timestamp column must be one the plan names (a point lookup), or the write could reach
+     * another row.
+     */
+    private Object[] withExact(Object[] values, long index, DataContext context) {
+        Map<Integer, ReadPlan.KeyValue> known = exact.row(index);
+        if (operation != TableModify.Operation.INSERT) {
+            for (int key : finerKeys) {
+                if (!known.containsKey(key)) {
+                    String name = table.getRowType().getFieldNames().get(key);
+                    throw new IllegalArgumentException(operation + " needs the exact key of " + table.getTablePath()
+                            + ": its column " + name + " is " + table.getRowType().getTypeAt(key)
+                            + ", which SQL reads in milliseconds; name the whole primary key in WHERE (" + name
+                            + " = TIMESTAMP '...' or ?)");
+                }
+            }
+        }
+        if (known.isEmpty()) {
+            return values;
+        }
+        Object[] row = values.clone();
+        known.forEach((column, value) -> row[column] = Bindings.value(value, context));
+        return row;
     }
 
     /**

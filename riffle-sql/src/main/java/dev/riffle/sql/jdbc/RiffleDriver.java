@@ -1,6 +1,7 @@
 package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
+import dev.riffle.sql.catalog.FlussTypeSystem;
 import dev.riffle.sql.ddl.FlussParserFactory;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.StatementLimits;
@@ -82,6 +83,8 @@ public final class RiffleDriver extends Driver {
         properties.setProperty("quotedCasing", "UNCHANGED");
         properties.setProperty("quoting", "DOUBLE_QUOTE");
         properties.setProperty("parserFactory", FlussParserFactory.class.getName() + "#FACTORY");
+        // timestamps with Fluss's nine fractional digits, not Calcite's three
+        properties.setProperty("typeSystem", FlussTypeSystem.class.getName() + "#INSTANCE");
         if (info != null) {
             properties.putAll(info);
         }

@@ -7,9 +7,11 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalciteJdbc41Factory;
 
 /**
- * Calcite's JDBC objects, with one addition: a prepared statement's handle keeps its signature
+ * Calcite's JDBC objects, with two additions: a prepared statement's handle keeps its signature
  * (as the handle's field documents for prepared statements), so that a server holding the
- * statement can find its direct read ({@code dev.riffle.sql.exec.DirectRead#of}).
+ * statement can find its direct read ({@code dev.riffle.sql.exec.DirectRead#of}); and prepared
+ * statements are {@link RifflePreparedStatement}s, which keep the nanoseconds of timestamp
+ * parameters.
  */
 public final class RiffleJdbcFactory extends CalciteJdbc41Factory {
     public RiffleJdbcFactory() {
@@ -20,7 +22,7 @@ public final class RiffleJdbcFactory extends CalciteJdbc41Factory {
     public AvaticaPreparedStatement newPreparedStatement(AvaticaConnection connection, Meta.StatementHandle handle,
             Meta.Signature signature, int resultSetType, int resultSetConcurrency, int resultSetHoldability)
             throws SQLException {
-        AvaticaPreparedStatement statement = super.newPreparedStatement(connection, handle, signature, resultSetType,
+        AvaticaPreparedStatement statement = new RifflePreparedStatement(connection, handle, signature, resultSetType,
                 resultSetConcurrency, resultSetHoldability);
         if (statement.handle != null && statement.handle.signature == null) {
             statement.handle.signature = signature;

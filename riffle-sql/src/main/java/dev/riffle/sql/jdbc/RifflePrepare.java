@@ -5,6 +5,7 @@ import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.sql.planner.FlussRules;
+import dev.riffle.sql.planner.MaterializedInput;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
@@ -49,6 +50,8 @@ final class RifflePrepare extends CalcitePrepareImpl {
 
             @Override
             protected PreparedResult implement(RelRoot root) {
+                // a nested-loop join would read its inner Fluss table again for every outer row
+                root = root.withRel(MaterializedInput.innersOf(root.rel));
                 directRead = DirectRead.match(root);
                 tables = PreparedTables.of(root.rel);
                 return super.implement(root);

@@ -147,16 +147,24 @@ final class ConditionTranslator {
             return Optional.empty(); // a changelog column
         }
         return switch (rowType.getTypeAt(column).getTypeRoot()) {
-            // Fluss 0.9.1 predicates read TIMESTAMP_LTZ as TIMESTAMP_NTZ; nested types have no SQL comparison here
-            case TIMESTAMP_WITH_LOCAL_TIME_ZONE, ARRAY, MAP, ROW, BINARY, BYTES -> Optional.empty();
+            // nested types have no SQL comparison here; TIMESTAMP_LTZ is pushed (ConditionPredicates works
+            // around Fluss 0.9.1 reading it as TIMESTAMP_NTZ), since Calcite would compare it in milliseconds
+            case ARRAY, MAP, ROW, BINARY, BYTES -> Optional.empty();
             default -> Optional.of(column);
         };
     }
 
-    /** Integers to wider integers, decimals to more digits at the same scale: every value stays equal. */
+    /**
+     * Integers to wider integers, decimals to more digits at the same scale, timestamps to more
+     * fractional digits: every value stays equal.
+     */
     private static boolean losslessWidening(RelDataType from, RelDataType to) {
         SqlTypeName source = from.getSqlTypeName();
         SqlTypeName target = to.getSqlTypeName();
+        if ((source == SqlTypeName.TIMESTAMP || source == SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE)
+                && target == source) {
+            return to.getPrecision() >= from.getPrecision();
+        }
         List<SqlTypeName> integers = List.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER,
                 SqlTypeName.BIGINT);
         if (integers.contains(source) && integers.contains(target)) {

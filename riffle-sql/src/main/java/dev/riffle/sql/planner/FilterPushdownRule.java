@@ -28,7 +28,8 @@ public final class FilterPushdownRule extends RelOptRule {
     public boolean matches(RelOptRuleCall call) {
         FlussScan scan = call.rel(1);
         ReadPlan plan = scan.plan();
-        return plan.access() instanceof ReadPlan.Scan && plan.limit().isEmpty() && plan.filters().isEmpty();
+        // a lookup's rows are whole rows of its keys: it can test them too (what it takes: ReadPlan.absorbs)
+        return plan.limit().isEmpty() && plan.filters().isEmpty();
     }
 
     @Override

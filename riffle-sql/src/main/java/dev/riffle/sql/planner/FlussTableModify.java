@@ -3,9 +3,11 @@ package dev.riffle.sql.planner;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.catalog.FlussTable;
+import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.TableWriteExecutor;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
@@ -22,9 +24,11 @@ import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableModify;
 import org.apache.calcite.rex.RexNode;
+import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.util.BuiltInMethod;
 import org.apache.fluss.metadata.TableInfo;
 
@@ -110,8 +114,12 @@ public final class FlussTableModify extends TableModify implements EnumerableRel
         }
         Expression asArrays = builder.append("asArrays", Expressions.call(rows, BuiltInMethod.SELECT.method,
                 Expressions.lambda(arrays.record(fields), row)));
+        // Calcite's rows hold timestamps as milliseconds; the literals and parameters the plan shows are exact
+        // and an INSERT ... SELECT of a table's columns as they are takes them from the read's Arrow batches
+        Optional<DirectRead> source = getOperation() == Operation.INSERT
+                ? DirectRead.match(RelRoot.of(getInput(), SqlKind.SELECT)) : Optional.empty();
         TableWriteExecutor executor = new TableWriteExecutor(flussTable.session(), flussTable.info(), getOperation(),
-                getUpdateColumnList() == null ? List.of() : getUpdateColumnList());
+                getUpdateColumnList() == null ? List.of() : getUpdateColumnList(), ExactColumns.of(getInput()), source);
         Expression stashed = implementor.stash(executor, TableWriteExecutor.class);
         builder.add(Expressions.return_(null, Expressions.call(stashed, "write", asArrays, DataContext.ROOT)));
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),

@@ -6,6 +6,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import org.apache.calcite.plan.RelOptUtil;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexDynamicParam;
@@ -13,8 +14,10 @@ import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.NlsString;
 import org.apache.calcite.util.Sarg;
+import org.apache.calcite.util.TimestampString;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.RowType;
 
@@ -95,6 +98,9 @@ final class KeyEqualities {
             return ReadPlan.KeyValue.parameter(param.getIndex());
         }
         if (node instanceof RexLiteral literal && !literal.isNull()) {
+            if (timestampKind(type).isPresent() && timestampKind(type).get() != literal.getType().getSqlTypeName()) {
+                return null; // a TIMESTAMP literal against a TIMESTAMP_LTZ column needs a time zone: Calcite's cast
+            }
             try {
                 Object value = literal.getValueAs(SqlTypes.internalClass(type));
                 return value == null ? null : ReadPlan.KeyValue.literal(value);
@@ -105,10 +111,22 @@ final class KeyEqualities {
         return null;
     }
 
+    /** The SQL type of the literals a timestamp column compares with directly; empty for other columns. */
+    private static Optional<SqlTypeName> timestampKind(DataType type) {
+        return switch (type.getTypeRoot()) {
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> Optional.of(SqlTypeName.TIMESTAMP);
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> Optional.of(SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE);
+            default -> Optional.empty();
+        };
+    }
+
     /** The values of {@code column IN (...)}, when the search is a plain set of non-null points. */
     private static List<ReadPlan.KeyValue> points(RexLiteral literal, DataType type) {
         Sarg<?> sarg = literal.getValueAs(Sarg.class);
         if (sarg == null || !sarg.isPoints() || sarg.nullAs != org.apache.calcite.rex.RexUnknownAs.UNKNOWN) {
+            return null;
+        }
+        if (timestampKind(type).isPresent() && timestampKind(type).get() != literal.getType().getSqlTypeName()) {
             return null;
         }
         List<ReadPlan.KeyValue> values = new ArrayList<>();
@@ -145,6 +163,9 @@ final class KeyEqualities {
         }
         if (point instanceof Boolean b && target == Boolean.class) {
             return b;
+        }
+        if (point instanceof TimestampString ts && target == TimestampString.class) {
+            return ts; // every digit; its Long would keep milliseconds
         }
         return null;
     }

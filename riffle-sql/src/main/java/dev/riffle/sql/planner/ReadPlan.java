@@ -9,6 +9,9 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
 import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.LocalZonedTimestampType;
+import org.apache.fluss.types.TimestampType;
 
 /**
  * What one scan reads, as plain data: the table and which of its SQL views ({@link Source}), the
@@ -127,12 +130,25 @@ public record ReadPlan(TableInfo table, Source source, Access access, List<Integ
     }
 
     /**
-     * Whether a filter condition can be applied by the read itself: every condition on the
-     * table's columns can (the read façade tests it on the Arrow batches, after a primary-key
-     * merge; partitions it rules out and lake files it prunes are not read).
+     * Whether a filter condition can be applied by the read itself. A scan applies every condition
+     * on the table's columns (the read façade tests it on the Arrow batches, after a primary-key
+     * merge; partitions it rules out and lake files it prunes are not read). A lookup tests the
+     * rows it finds only against conditions on timestamps finer than milliseconds, which Calcite
+     * above it would compare in milliseconds ({@code ts = TIMESTAMP '... .123'} would hold for
+     * {@code .123456}); every other condition stays in Calcite's filter, as before.
      */
     public boolean absorbs(PushedCondition condition) {
-        return access instanceof Scan && table.getRowType().getFieldNames().containsAll(condition.columns());
+        List<String> names = table.getRowType().getFieldNames();
+        if (!names.containsAll(condition.columns())) {
+            return false;
+        }
+        return access instanceof Scan || condition.columns().stream()
+                .allMatch(column -> finerThanMilliseconds(table.getRowType().getTypeAt(names.indexOf(column))));
+    }
+
+    private static boolean finerThanMilliseconds(DataType type) {
+        return type instanceof TimestampType ntz && ntz.getPrecision() > 3
+                || type instanceof LocalZonedTimestampType ltz && ltz.getPrecision() > 3;
     }
 
     public boolean primaryKeyTable() {

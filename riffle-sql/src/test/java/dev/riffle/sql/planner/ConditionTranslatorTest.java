@@ -2,6 +2,7 @@ package dev.riffle.sql.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.sql.catalog.FlussTypeSystem;
 import dev.riffle.sql.catalog.SqlTypes;
 import java.math.BigDecimal;
 import java.util.List;
@@ -12,6 +13,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.rex.RexNode;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.type.SqlTypeName;
+import org.apache.calcite.util.TimestampString;
 import org.apache.fluss.types.DataTypes;
 import org.apache.fluss.types.RowType;
 import org.junit.jupiter.api.Test;
@@ -70,12 +72,37 @@ class ConditionTranslatorTest {
         RexNode plusOne = rex.makeCall(SqlStdOperatorTable.PLUS, column(0), rex.makeExactLiteral(BigDecimal.ONE));
         assertThat(translated(rex.makeCall(SqlStdOperatorTable.EQUALS, plusOne,
                 rex.makeExactLiteral(BigDecimal.TEN)))).isEqualTo("<not pushed>");
-        // Fluss 0.9.1 predicates read TIMESTAMP_LTZ wrongly
-        assertThat(translated(rex.makeCall(SqlStdOperatorTable.IS_NOT_NULL, column(3)))).isEqualTo("<not pushed>");
+        // TIMESTAMP_LTZ is pushed: Calcite would compare it in milliseconds (the executor works around
+        // Fluss 0.9.1's predicates reading it as TIMESTAMP_NTZ)
+        assertThat(translated(rex.makeCall(SqlStdOperatorTable.IS_NOT_NULL, column(3)))).isEqualTo("at IS NOT NULL");
         // an OR is pushed only whole
         assertThat(translated(rex.makeCall(SqlStdOperatorTable.OR, rex.makeCall(SqlStdOperatorTable.IS_NULL, column(0)),
                 rex.makeCall(SqlStdOperatorTable.EQUALS, plusOne, rex.makeExactLiteral(BigDecimal.TEN)))))
                 .isEqualTo("<not pushed>");
+    }
+
+    @Test
+    void timestampLiteralsKeepEveryDigit() {
+        JavaTypeFactoryImpl flussTypes = new JavaTypeFactoryImpl(FlussTypeSystem.INSTANCE);
+        RexBuilder flussRex = new RexBuilder(flussTypes);
+        RowType row = RowType.of(new org.apache.fluss.types.DataType[] {DataTypes.TIMESTAMP(6),
+                DataTypes.TIMESTAMP_LTZ(6)}, new String[] {"ts", "ltz"});
+        RelDataType sqlRow = SqlTypes.rowType(flussTypes, row);
+        ConditionTranslator timestamps = new ConditionTranslator(flussRex, List.of(0, 1), row);
+        RexNode ts = flussRex.makeInputRef(sqlRow.getFieldList().get(0).getType(), 0);
+        RexNode micros = flussRex.makeTimestampLiteral(new TimestampString("2024-06-01 12:00:00.123456"), 6);
+        assertThat(timestamps.translate(flussRex.makeCall(SqlStdOperatorTable.EQUALS, ts, micros))
+                .map(PushedCondition::describe)).contains("ts = 2024-06-01 12:00:00.123456");
+        // Calcite widens the column to compare it with a literal of more digits: still the column
+        RexNode nanos = flussRex.makeTimestampLiteral(new TimestampString("2024-06-01 12:00:00.123456789"), 9);
+        RexNode widened = flussRex.makeCast(flussTypes.createSqlType(SqlTypeName.TIMESTAMP, 9), ts);
+        assertThat(timestamps.translate(flussRex.makeCall(SqlStdOperatorTable.LESS_THAN, widened, nanos))
+                .map(PushedCondition::describe)).contains("ts < 2024-06-01 12:00:00.123456789");
+        RexNode ltz = flussRex.makeInputRef(sqlRow.getFieldList().get(1).getType(), 1);
+        RexNode ltzLiteral = flussRex.makeTimestampWithLocalTimeZoneLiteral(
+                new TimestampString("2024-06-01 12:00:00.123456"), 6);
+        assertThat(timestamps.translate(flussRex.makeCall(SqlStdOperatorTable.EQUALS, ltz, ltzLiteral))
+                .map(PushedCondition::describe)).contains("ltz = 2024-06-01 12:00:00.123456");
     }
 
     private RexNode like(String pattern) {

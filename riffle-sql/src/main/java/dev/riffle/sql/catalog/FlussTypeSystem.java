@@ -1,0 +1,34 @@
+package dev.riffle.sql.catalog;
+
+import org.apache.calcite.rel.type.RelDataTypeSystem;
+import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * The SQL type system of {@code jdbc:riffle:} connections (Calcite's {@code typeSystem}
+ * connection property): Calcite's defaults, but timestamps hold as many fractional digits as
+ * Fluss's ({@code TIMESTAMP(9)}, {@code TIMESTAMP_LTZ(9)}). Calcite's default of 3 cuts a literal
+ * such as {@code TIMESTAMP '2024-06-01 12:00:00.123456'} to milliseconds while it is parsed, before
+ * Riffle sees it, and types a {@code TIMESTAMP(6)} column as {@code TIMESTAMP(3)}.
+ *
+ * <pre>{@code
+ * properties.setProperty("typeSystem", FlussTypeSystem.class.getName() + "#INSTANCE");
+ * }</pre>
+ */
+public final class FlussTypeSystem extends RelDataTypeSystemImpl {
+    /** What the {@code typeSystem} connection property points at ({@code FlussTypeSystem#INSTANCE}). */
+    public static final RelDataTypeSystem INSTANCE = new FlussTypeSystem();
+
+    /** Fluss's TIMESTAMP and TIMESTAMP_LTZ keep up to nanoseconds. */
+    public static final int MAX_TIMESTAMP_PRECISION = 9;
+
+    private FlussTypeSystem() {}
+
+    @Override
+    public int getMaxPrecision(SqlTypeName typeName) {
+        return switch (typeName) {
+            case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> MAX_TIMESTAMP_PRECISION;
+            default -> super.getMaxPrecision(typeName);
+        };
+    }
+}
