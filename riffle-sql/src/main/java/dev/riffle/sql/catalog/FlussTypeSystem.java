@@ -7,9 +7,11 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * The SQL type system of {@code jdbc:riffle:} connections (Calcite's {@code typeSystem}
  * connection property): Calcite's defaults, but timestamps hold as many fractional digits as
- * Fluss's ({@code TIMESTAMP(9)}, {@code TIMESTAMP_LTZ(9)}). Calcite's default of 3 cuts a literal
- * such as {@code TIMESTAMP '2024-06-01 12:00:00.123456'} to milliseconds while it is parsed, before
- * Riffle sees it, and types a {@code TIMESTAMP(6)} column as {@code TIMESTAMP(3)}.
+ * Fluss's ({@code TIMESTAMP(9)}, {@code TIMESTAMP_LTZ(9)}) and decimals as many digits as Fluss's
+ * ({@code DECIMAL(38, s)}). Calcite's default of 3 cuts a literal such as
+ * {@code TIMESTAMP '2024-06-01 12:00:00.123456'} to milliseconds while it is parsed, before Riffle
+ * sees it, and types a {@code TIMESTAMP(6)} column as {@code TIMESTAMP(3)}; its default of 19
+ * decimal digits refused a {@code DECIMAL(20, 4)} literal and turned such a parameter into NULL.
  *
  * <pre>{@code
  * properties.setProperty("typeSystem", FlussTypeSystem.class.getName() + "#INSTANCE");
@@ -22,12 +24,21 @@ public final class FlussTypeSystem extends RelDataTypeSystemImpl {
     /** Fluss's TIMESTAMP and TIMESTAMP_LTZ keep up to nanoseconds. */
     public static final int MAX_TIMESTAMP_PRECISION = 9;
 
+    /** Fluss's DECIMAL holds up to 38 digits, of which up to 38 after the point. */
+    public static final int MAX_DECIMAL_PRECISION = 38;
+
     private FlussTypeSystem() {}
+
+    @Override
+    public int getMaxScale(SqlTypeName typeName) {
+        return typeName == SqlTypeName.DECIMAL ? MAX_DECIMAL_PRECISION : super.getMaxScale(typeName);
+    }
 
     @Override
     public int getMaxPrecision(SqlTypeName typeName) {
         return switch (typeName) {
             case TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> MAX_TIMESTAMP_PRECISION;
+            case DECIMAL -> MAX_DECIMAL_PRECISION;
             default -> super.getMaxPrecision(typeName);
         };
     }

@@ -84,8 +84,7 @@ final class FlussValues {
                 case DOUBLE -> value instanceof Number n ? n.doubleValue() : Double.parseDouble(value.toString());
                 case CHAR, STRING -> BinaryString.fromString(value.toString());
                 case BINARY, BYTES -> value instanceof ByteString bytes ? bytes.getBytes() : (byte[]) value;
-                case DECIMAL -> Decimal.fromBigDecimal(decimal(value), ((DecimalType) type).getPrecision(),
-                        ((DecimalType) type).getScale());
+                case DECIMAL -> decimalOf(decimal(value), (DecimalType) type);
                 case DATE, TIME_WITHOUT_TIME_ZONE -> Math.toIntExact(temporal(value));
                 case TIMESTAMP_WITHOUT_TIME_ZONE, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> timestamp(value, type, toColumn);
                 case ARRAY -> {
@@ -149,6 +148,20 @@ final class FlussValues {
             return n.longValue();
         }
         return Long.parseLong(value.toString().trim());
+    }
+
+    /**
+     * The value at the column's scale (rounded half up, as a SQL cast to the column's type does);
+     * Fluss answers a value with more digits than the precision with null, which would be written
+     * as NULL, so that is an error here.
+     */
+    private static Decimal decimalOf(BigDecimal value, DecimalType type) {
+        Decimal decimal = Decimal.fromBigDecimal(value, type.getPrecision(), type.getScale());
+        if (decimal == null) {
+            throw new ArithmeticException("more than " + (type.getPrecision() - type.getScale())
+                    + " digits before the decimal point");
+        }
+        return decimal;
     }
 
     private static BigDecimal decimal(Object value) {
