@@ -4,6 +4,7 @@ import dev.riffle.server.principal.Auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -42,7 +44,8 @@ import org.slf4j.LoggerFactory;
  * Riffle's HTTP gateway: a stateless REST API over a Fluss cluster. Metadata and DDL, writes
  * (JSON, NDJSON, Arrow IPC), point and prefix lookups, bounded scans that page by offsets, in JSON
  * or as Arrow IPC streams; plus {@code /health}, {@code /ready}, {@code /metrics} and
- * {@code /openapi.json}. See {@code docs/http-api.md}.
+ * {@code /openapi.json}; and the web console at {@code /} ({@link Builder#console}). See
+ * {@code docs/http-api.md} and {@code docs/console.md}.
  *
  * <pre>{@code
  * try (Gateway gateway = Gateway.start("127.0.0.1:9123", 8080)) {
@@ -64,9 +67,10 @@ public final class Gateway implements AutoCloseable {
     private final String url;
     private final List<String> routes;
     private final Sessions sessions;
+    private final ConsoleMode console;
 
     private Gateway(Javalin app, FlussConnection connection, boolean ownsConnection, BufferAllocator allocator,
-            GatewayMetrics metrics, String url, List<String> routes, Sessions sessions) {
+            GatewayMetrics metrics, String url, List<String> routes, Sessions sessions, ConsoleMode console) {
         this.app = app;
         this.connection = connection;
         this.ownsConnection = ownsConnection;
@@ -75,6 +79,7 @@ public final class Gateway implements AutoCloseable {
         this.url = url;
         this.routes = routes;
         this.sessions = sessions;
+        this.console = console;
     }
 
     /** A gateway on {@code port} (0: any free port) over the cluster at {@code bootstrapServers}. */
@@ -94,6 +99,16 @@ public final class Gateway implements AutoCloseable {
     /** Where the gateway answers, e.g. {@code http://127.0.0.1:8080}. */
     public String url() {
         return url;
+    }
+
+    /** Where the web console answers ({@code url() + "/"}), unless it is {@link ConsoleMode#OFF}. */
+    public Optional<String> consoleUrl() {
+        return console == ConsoleMode.OFF ? Optional.empty() : Optional.of(url + "/");
+    }
+
+    /** How the web console is served. */
+    public ConsoleMode console() {
+        return console;
     }
 
     public int port() {
@@ -165,6 +180,7 @@ public final class Gateway implements AutoCloseable {
         private int maxSqlLength = ServerLimits.DEFAULT.maxSqlLength();
         private Auth auth = Auth.NONE;
         private int maxPrincipals = 100;
+        private ConsoleMode console = ConsoleMode.ON;
 
         private Builder() {}
 
@@ -269,6 +285,17 @@ public final class Gateway implements AutoCloseable {
             return this;
         }
 
+        /**
+         * Whether the web console is served at {@code /} (default {@link ConsoleMode#ON}): the
+         * console's page and files come from this jar and use only the public API;
+         * {@link ConsoleMode#READ_ONLY} hides its writes, DDL and non-query SQL, {@link ConsoleMode#OFF}
+         * leaves {@code /} an unknown route. See {@code docs/console.md}.
+         */
+        public Builder console(ConsoleMode console) {
+            this.console = requireNonNull(console, "console is null");
+            return this;
+        }
+
         public Gateway start() {
             ServerLimits limits = new ServerLimits(maxBodyBytes, requestTimeout, scanTimeout, maxKeys, maxBuckets,
                     maxSqlLength);
@@ -300,8 +327,8 @@ public final class Gateway implements AutoCloseable {
                     config.showJavalinBanner = false;
                     config.jetty.threadPool = threads;
                     config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
-                    config.jetty.modifyServletContextHandler(context ->
-                            context.insertHandler(Routes.aheadOfJavalin(lookups, sessions, metrics)));
+                    config.jetty.modifyServletContextHandler(context -> Routes.aheadOfJavalin(lookups, sessions,
+                            metrics, console, auth).forEach(context::insertHandler));
                     config.http.maxRequestSize = maxBodyBytes;
                     config.http.prefer405over404 = true;
                     config.http.disableCompression();
@@ -332,7 +359,7 @@ public final class Gateway implements AutoCloseable {
                 String url = "http://" + shownHost + ":" + app.port();
                 LOG.info("HTTP gateway at {} over Fluss {}", url,
                         fluss.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
-                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes), sessions);
+                return new Gateway(app, fluss, owns, allocator, metrics, url, List.copyOf(routes), sessions, console);
             } catch (RuntimeException e) {
                 metrics.close();
                 sessions.close();
