@@ -1,5 +1,6 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.cli.ConsoleOption;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
@@ -13,6 +14,7 @@ import java.util.ServiceLoader;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
 import picocli.CommandLine.Model.CommandSpec;
@@ -52,6 +54,9 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--pg-port", paramLabel = "PORT", defaultValue = "15432",
             description = "PostgreSQL protocol port, for psql and PostgreSQL drivers (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int pgPort;
+
+    @Mixin
+    ConsoleOption console;
 
     @Spec
     CommandSpec spec;
@@ -104,7 +109,8 @@ public final class LocalCommand implements Callable<Integer> {
             try {
                 for (LocalService service : ServiceLoader.load(LocalService.class)) {
                     LocalService.Running running = service.start(cluster, Map.of("http.port", Integer.toString(httpPort),
-                            "flight.port", Integer.toString(flightPort), "pg.port", Integer.toString(pgPort)));
+                            "flight.port", Integer.toString(flightPort), "pg.port", Integer.toString(pgPort),
+                            GatewayLocalService.CONSOLE_OPTION, console.mode().label()));
                     services.add(running);
                     addresses.putAll(running.addresses());
                 }
