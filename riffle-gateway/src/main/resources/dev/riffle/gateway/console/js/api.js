@@ -24,7 +24,11 @@ export async function request(path, { method = 'GET', json, accept, signal } = {
   }
   let response;
   try {
-    response = await fetch(path, { method, headers, body, signal, credentials: 'same-origin', cache: 'no-store' });
+    // Against location.origin, never the page's own URL: a page opened as http://user:password@host/
+    // keeps those credentials in its URL, and fetch refuses URLs that carry credentials. The browser
+    // sends the Basic credentials it was given for this origin by itself.
+    response = await fetch(location.origin + path, { method, headers, body, signal, credentials: 'same-origin',
+      cache: 'no-store' });
   } catch (e) {
     if (e.name === 'AbortError') throw e;
     throw new ApiError(0, 'unreachable', 'The gateway did not answer: ' + e.message);
