@@ -39,6 +39,16 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void unknownConsoleModeNamesTheChoices() {
+        for (String command : new String[] {"local", "serve"}) {
+            Result result = run(command, "--console", "sideways");
+            assertThat(result.exitCode()).as(command).isEqualTo(2);
+            assertThat(result.err().lines()).as(command).singleElement().asString()
+                    .contains("--console").contains("on, read-only, off").contains("'sideways'");
+        }
+    }
+
+    @Test
     void malformedPort() {
         Result result = run("local", "--port", "abc");
         assertThat(result.exitCode()).isEqualTo(2);

@@ -70,6 +70,14 @@ class LocalCommandIT {
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.group(1) + "/health")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
+            // With its web console at the root.
+            Matcher console = Pattern.compile("Web console\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
+            assertThat(console.find()).as("console address printed").isTrue();
+            java.net.http.HttpResponse<String> page = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(console.group(1))).build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(page.statusCode()).isEqualTo(200);
+            assertThat(page.body()).contains("<title>Riffle console</title>");
             // So does Flight SQL: the JDBC URL it printed answers a query through the Flight SQL JDBC driver.
             Matcher flight = Pattern.compile("Flight SQL JDBC URL\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
             assertThat(flight.find()).as("Flight SQL JDBC URL printed").isTrue();

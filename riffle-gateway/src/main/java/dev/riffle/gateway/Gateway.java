@@ -4,6 +4,7 @@ import dev.riffle.server.principal.Auth;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
@@ -26,6 +27,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
@@ -37,7 +39,8 @@ import org.slf4j.LoggerFactory;
  * Riffle's HTTP gateway: a stateless REST API over a Fluss cluster. Metadata and DDL, writes
  * (JSON, NDJSON, Arrow IPC), point and prefix lookups, bounded scans that page by offsets, in JSON
  * or as Arrow IPC streams; plus {@code /health}, {@code /ready}, {@code /metrics} and
- * {@code /openapi.json}. See {@code docs/http-api.md}.
+ * {@code /openapi.json}; and the web console at {@code /} ({@link Builder#console}). See
+ * {@code docs/http-api.md} and {@code docs/console.md}.
  *
  * <pre>{@code
  * try (Gateway gateway = Gateway.start("127.0.0.1:9123", 8080)) {
@@ -56,13 +59,16 @@ public final class Gateway implements AutoCloseable {
     private final GatewayMetrics metrics;
     private final String url;
     private final List<String> routes;
+    private final ConsoleMode console;
 
-    private Gateway(Javalin app, ServerRuntime runtime, GatewayMetrics metrics, String url, List<String> routes) {
+    private Gateway(Javalin app, ServerRuntime runtime, GatewayMetrics metrics, String url, List<String> routes,
+            ConsoleMode console) {
         this.app = app;
         this.runtime = runtime;
         this.metrics = metrics;
         this.url = url;
         this.routes = routes;
+        this.console = console;
     }
 
     /** A gateway on {@code port} (0: any free port) over the cluster at {@code bootstrapServers}. */
@@ -82,6 +88,16 @@ public final class Gateway implements AutoCloseable {
     /** Where the gateway answers, e.g. {@code http://127.0.0.1:8080}. */
     public String url() {
         return url;
+    }
+
+    /** Where the web console answers ({@code url() + "/"}), unless it is {@link ConsoleMode#OFF}. */
+    public Optional<String> consoleUrl() {
+        return console == ConsoleMode.OFF ? Optional.empty() : Optional.of(url + "/");
+    }
+
+    /** How the web console is served. */
+    public ConsoleMode console() {
+        return console;
     }
 
     public int port() {
@@ -134,6 +150,8 @@ public final class Gateway implements AutoCloseable {
 
     /** Settings of a gateway; {@link #start()} opens the connection (unless given one) and the port. */
     public static final class Builder extends ServerBuilder<Builder> {
+        private ConsoleMode console = ConsoleMode.ON;
+
         private Builder() {
             super("the gateway", 8080);
         }
@@ -180,6 +198,17 @@ public final class Gateway implements AutoCloseable {
         }
 
         /**
+         * Whether the web console is served at {@code /} (default {@link ConsoleMode#ON}): the
+         * console's page and files come from this jar and use only the public API;
+         * {@link ConsoleMode#READ_ONLY} hides its writes, DDL and non-query SQL, {@link ConsoleMode#OFF}
+         * leaves {@code /} an unknown route. See {@code docs/console.md}.
+         */
+        public Builder console(ConsoleMode console) {
+            this.console = requireNonNull(console, "console is null");
+            return this;
+        }
+
+        /**
          * Opens the connection (unless given one) and listens. With {@link Auth#BASIC} the
          * gateway's own connection serves only {@code /ready}, so give it credentials (or a
          * listener) that can reach the cluster.
@@ -200,8 +229,8 @@ public final class Gateway implements AutoCloseable {
                     config.showJavalinBanner = false;
                     config.jetty.threadPool = threads;
                     config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
-                    config.jetty.modifyServletContextHandler(context ->
-                            context.insertHandler(Routes.aheadOfJavalin(lookups, sessions, metrics)));
+                    config.jetty.modifyServletContextHandler(context -> Routes.aheadOfJavalin(lookups, sessions,
+                            metrics, console, auth()).forEach(context::insertHandler));
                     config.http.maxRequestSize = limits.maxBodyBytes();
                     config.http.prefer405over404 = true;
                     config.http.disableCompression();
@@ -231,7 +260,7 @@ public final class Gateway implements AutoCloseable {
                 String shownHost = host().equals("0.0.0.0") || host().equals("::") ? "127.0.0.1" : host();
                 String url = "http://" + shownHost + ":" + app.port();
                 LOG.info("HTTP gateway at {} over Fluss {}", url, runtime.bootstrapServers());
-                return new Gateway(app, runtime, metrics, url, List.copyOf(routes));
+                return new Gateway(app, runtime, metrics, url, List.copyOf(routes), console);
             } catch (RuntimeException e) {
                 metrics.close();
                 try {

@@ -23,6 +23,7 @@ public final class Paths {
     public static final String PREFIX_LOOKUP = TABLE + "/prefix-lookup";
     public static final String SCAN = TABLE + "/scan";
     public static final String SQL = "/v1/sql";
+    public static final String TIERING = "/v1/tiering";
 
     private Paths() {}
 }

@@ -1,5 +1,8 @@
 package dev.riffle.gateway;
 
+import dev.riffle.gateway.console.ConsoleFiles;
+import dev.riffle.gateway.console.ConsoleHandler;
+import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.meta.DatabaseResource;
@@ -10,10 +13,14 @@ import dev.riffle.gateway.rows.RowLookupHandler;
 import dev.riffle.gateway.rows.WriteResource;
 import dev.riffle.gateway.scan.OffsetsResource;
 import dev.riffle.gateway.scan.ScanResource;
+import dev.riffle.gateway.scan.TieringResource;
 import dev.riffle.gateway.sql.SqlResource;
+import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
 import io.javalin.Javalin;
 import org.apache.fluss.client.FlussConnection;
+import java.util.ArrayList;
+import java.util.List;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
 
 /** The gateway's route table: every route, in one place. (/openapi.json comes from the OpenAPI plugin.) */
@@ -21,13 +28,20 @@ final class Routes {
     private Routes() {}
 
     /**
-     * The routes answered in Jetty ahead of Javalin: only the plainest form of {@code GET}
+     * What is answered in Jetty ahead of Javalin, in order: only the plainest form of {@code GET}
      * {@link Paths#ROW} (no query, no escapes, JSON, no authentication), the gateway's hottest
-     * small request. It answers what the Javalin route below answers, through the same
-     * {@link LookupResource}; every other request passes on to Javalin.
+     * small request, answered as the Javalin route below answers it, through the same
+     * {@link LookupResource}; and the web console ({@code GET /} and {@code /console/...}, unless
+     * it is off), which is not part of the API. Every other request passes on to Javalin.
      */
-    static HandlerWrapper aheadOfJavalin(LookupResource lookups, Sessions sessions, GatewayMetrics metrics) {
-        return new RowLookupHandler(lookups, sessions, metrics);
+    static List<HandlerWrapper> aheadOfJavalin(LookupResource lookups, Sessions sessions, GatewayMetrics metrics,
+            ConsoleMode console, Auth auth) {
+        List<HandlerWrapper> handlers = new ArrayList<>();
+        handlers.add(new RowLookupHandler(lookups, sessions, metrics));
+        if (console != ConsoleMode.OFF) {
+            handlers.add(new ConsoleHandler(ConsoleFiles.fromClasspath(), console, auth, metrics));
+        }
+        return handlers;
     }
 
     /**
@@ -43,11 +57,13 @@ final class Routes {
         WriteResource writes = new WriteResource();
         ScanResource scans = new ScanResource();
         SqlResource sql = new SqlResource();
+        TieringResource tiering = new TieringResource();
 
         // Routes that answer only JSON (or only Prometheus text) refuse an Accept header without it
         // (406) before any work; the others choose their format from it.
         for (String jsonOnly : new String[] {Paths.HEALTH, Paths.READY, Paths.OPENAPI, Paths.DATABASES,
-            Paths.DATABASE, Paths.TABLES, Paths.TABLE, Paths.PARTITIONS, Paths.PARTITION, Paths.OFFSETS, Paths.ROWS}) {
+            Paths.DATABASE, Paths.TABLES, Paths.TABLE, Paths.PARTITIONS, Paths.PARTITION, Paths.OFFSETS, Paths.ROWS,
+            Paths.TIERING}) {
             app.before(jsonOnly, MediaTypes::requireJsonResponse);
         }
         app.before(Paths.METRICS, ctx -> MediaTypes.requireResponse(ctx, "text/plain"));
@@ -80,5 +96,6 @@ final class Routes {
         app.post(Paths.SCAN, scans::scan);
 
         app.post(Paths.SQL, sql::sql);
+        app.get(Paths.TIERING, tiering::get);
     }
 }

@@ -37,6 +37,8 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
+import org.openqa.selenium.By;
+import org.openqa.selenium.WebElement;
 
 /**
  * {@code --auth basic} over a cluster with SASL/PLAIN users and ACLs: the HTTP Basic user is the
@@ -167,6 +169,31 @@ class AuthIT {
         assertThat(api.get(tableUrl, "Authorization", BOB).status()).isEqualTo(403);
         assertThat(api.postJson(tableUrl + "/scan", "{}", "Authorization", ALICE).json().get("rows")).hasSize(3);
         assertThat(api.get(tableUrl, "Authorization", ADMIN).status()).isEqualTo(200);
+    }
+
+    @Test
+    void theConsoleAsksOnceThenShowsWhatFlussForbidsAsItsMessage() throws Exception {
+        String db = "acl_console";
+        String tableUrl = "/v1/databases/" + db + "/tables/events";
+        assertThat(api.postJson("/v1/databases", "{\"name\": \"" + db + "\"}", "Authorization", ADMIN).status())
+                .isEqualTo(201);
+        assertThat(api.postJson("/v1/databases/" + db + "/tables", TABLE_JSON, "Authorization", ADMIN).status())
+                .isEqualTo(201);
+        String user = "user" + (MANY - 1);
+        Api.Response forbidden = api.get(tableUrl, "Authorization", basic(user, "secret" + (MANY - 1)));
+        assertThat(forbidden.status()).isEqualTo(403);
+
+        // Without credentials the page itself is challenged, so a browser prompts before any API call.
+        assertThat(api.get("/").status()).isEqualTo(401);
+        // Credentials given once (as a user answering the prompt) serve the page and every API call it makes:
+        // the API answers as that user, and Fluss's 403 is shown as the server's message.
+        try (HeadlessChromium browser = HeadlessChromium.start()) {
+            browser.open(gateway.url().replace("http://", "http://" + user + ":secret" + (MANY - 1) + "@")
+                    + "/#/table/" + db + "/events");
+            WebElement error = browser.await("the 403 on the table page", 30, By.cssSelector("main .error"));
+            assertThat(error.getText()).startsWith("Forbidden.").contains(forbidden.errorMessage(), "forbidden");
+            browser.screenshot("basic-auth-403");
+        }
     }
 
     @Test

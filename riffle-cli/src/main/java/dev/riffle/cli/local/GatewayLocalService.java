@@ -1,18 +1,21 @@
 package dev.riffle.cli.local;
 
 import dev.riffle.gateway.Gateway;
-
+import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
+import java.util.LinkedHashMap;
 import java.util.Map;
 
 /**
  * Starts the HTTP gateway with {@code riffle local}, on 127.0.0.1 port 8080 unless the options
- * say otherwise ({@code http.port}, {@code http.host}; port 0 picks a free one).
+ * say otherwise ({@code http.port}, {@code http.host}; port 0 picks a free one), with its web console
+ * unless {@code console} says {@code read-only} or {@code off}.
  */
 public final class GatewayLocalService implements LocalService {
     public static final String PORT_OPTION = "http.port";
     public static final String HOST_OPTION = "http.host";
+    public static final String CONSOLE_OPTION = "console";
     public static final int DEFAULT_PORT = 8080;
 
     @Override
@@ -27,8 +30,13 @@ public final class GatewayLocalService implements LocalService {
                 .clientConfig(cluster.clientConfig())
                 .host(options.getOrDefault(HOST_OPTION, "127.0.0.1"))
                 .port(port)
+                .console(ConsoleMode.parse(options.getOrDefault(CONSOLE_OPTION, ConsoleMode.ON.label())))
                 .start();
-        return new Running(Map.of("HTTP gateway", gateway.url()), gateway);
+        Map<String, String> addresses = new LinkedHashMap<>();
+        addresses.put("HTTP gateway", gateway.url());
+        gateway.consoleUrl().ifPresent(url -> addresses.put("Web console", url
+                + (gateway.console() == ConsoleMode.READ_ONLY ? "   (read-only)" : "")));
+        return new Running(addresses, gateway);
     }
 
     private static int port(String value) {

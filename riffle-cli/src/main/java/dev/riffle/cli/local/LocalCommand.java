@@ -1,5 +1,6 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.cli.ConsoleOption;
 import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.local.LocalCluster;
@@ -58,6 +59,9 @@ public final class LocalCommand implements Callable<Integer> {
     @Mixin
     PgTlsOptions pgTls;
 
+    @Mixin
+    ConsoleOption console;
+
     @Spec
     CommandSpec spec;
 
@@ -90,6 +94,7 @@ public final class LocalCommand implements Callable<Integer> {
                 cert.toAbsolutePath().toString()));
         pgTls.privateKey().ifPresent(key -> serviceOptions.put(PgLocalService.TLS_KEY_OPTION,
                 key.toAbsolutePath().toString()));
+        serviceOptions.put(GatewayLocalService.CONSOLE_OPTION, console.mode().label());
         Path dir = dataDir.toAbsolutePath().normalize();
         Path logFile = dir.resolve("logs").resolve("riffle.log");
         // Before the first logger exists, so that Fluss's and Paimon's logs land beside the data.

@@ -1,5 +1,6 @@
 package dev.riffle.cli.serve;
 
+import dev.riffle.cli.ConsoleOption;
 import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.flight.FlightSqlServer;
@@ -23,6 +24,7 @@ import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
 
 /**
@@ -92,6 +94,9 @@ public final class ServeCommand implements Callable<Integer> {
                     + SERVICE_PASSWORD_ENV + ".")
     Optional<String> serviceUser;
 
+    @Mixin
+    ConsoleOption console;
+
     /** Where {@code --service-user}'s password comes from (not the command line, which others can read). */
     public static final String SERVICE_PASSWORD_ENV = "RIFFLE_SERVICE_PASSWORD";
     /**
@@ -141,7 +146,7 @@ public final class ServeCommand implements Callable<Integer> {
         ShutdownSignals.onStop(stop::countDown);
         Configuration clientConfig = clientConfig(mode);
         try (Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                .port(httpPort).start();
+                .port(httpPort).console(console.mode()).start();
                 AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway);
                 AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers)) {
             running = gateway;
@@ -150,6 +155,8 @@ public final class ServeCommand implements Callable<Integer> {
                             : " (no authentication)"));
             out.println("  HTTP gateway:  " + gateway.url() + "   (routes: " + gateway.url() + "/openapi.json)");
             out.println("  SQL over HTTP: POST " + gateway.url() + "/v1/sql");
+            gateway.consoleUrl().ifPresent(url -> out.println("  Web console:   " + url
+                    + (console.mode() == dev.riffle.gateway.console.ConsoleMode.READ_ONLY ? "   (read-only)" : "")));
             out.println("  JDBC URL:      " + gateway.jdbcUrl());
             if (flight instanceof FlightSqlServer server) {
                 out.println("  Flight SQL:    " + server.location().getUri() + "   (JDBC: " + server.jdbcUrl() + ")");

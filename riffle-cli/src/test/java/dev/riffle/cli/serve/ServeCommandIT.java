@@ -72,7 +72,7 @@ class ServeCommandIT {
         commandLine.setErr(new PrintWriter(out, true));
         CompletableFuture<Integer> exit = CompletableFuture.supplyAsync(() -> commandLine.execute(
                 "--bootstrap-servers", cluster.bootstrapServers(), "--http-port", "0", "--http-host", "127.0.0.1",
-                "--flight-port", "0", "--pg-port", "0"));
+                "--flight-port", "0", "--pg-port", "0", "--console", "read-only"));
         try {
             await().atMost(Duration.ofSeconds(60)).until(() -> serve.gateway() != null || exit.isDone());
             Gateway gateway = serve.gateway();
@@ -83,6 +83,12 @@ class ServeCommandIT {
             HttpResponse<String> health = client.send(HttpRequest.newBuilder(URI.create(gateway.url() + "/health")).build(),
                     HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
+
+            // The web console, read-only as asked.
+            assertThat(out.toString()).contains("Web console:   " + gateway.url() + "/   (read-only)");
+            HttpResponse<String> settings = client.send(HttpRequest.newBuilder(
+                    URI.create(gateway.url() + "/console/settings.json")).build(), HttpResponse.BodyHandlers.ofString());
+            assertThat(settings.body()).isEqualTo("{\"mode\":\"read-only\",\"auth\":\"none\"}");
 
             String sql = "{\"sql\": \"SELECT count(*) AS n, sum(id) AS s FROM " + path.getDatabaseName() + "."
                     + path.getTableName() + "\"}";
