@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.lake.read.PluginLakeReads;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
+import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -29,6 +30,8 @@ import org.slf4j.LoggerFactory;
  */
 public final class ServerRuntime implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(ServerRuntime.class);
+    /** How long stopping a server waits for its Fluss connection to close. */
+    static final Duration CONNECTION_CLOSE_TIMEOUT = Duration.ofSeconds(30);
 
     private final String serverName;
     private final FlussConnection connection;
@@ -96,13 +99,39 @@ public final class ServerRuntime implements AutoCloseable {
         } finally {
             try {
                 if (ownsConnection) {
-                    connection.close();
+                    closeConnection();
                 }
-            } catch (Exception e) {
-                LOG.warn("Closing {}'s Fluss connection failed", serverName, e); // the server stops regardless
             } finally {
                 allocator.close(); // fails if Arrow memory leaked
             }
+        }
+    }
+
+    /**
+     * Closes the connection, waiting at most {@link #CONNECTION_CLOSE_TIMEOUT}: Fluss's own close
+     * waits without end for writes and lookups still pending, which, with the cluster gone, never
+     * complete (their requests were already answered with an error or a timeout, so nothing a
+     * client was told is lost). A server must stop regardless, so past the bound the close is left
+     * to finish on its own daemon thread.
+     */
+    private void closeConnection() {
+        Thread closing = new Thread(() -> {
+            try {
+                connection.close();
+            } catch (Exception e) {
+                LOG.warn("Closing {}'s Fluss connection failed", serverName, e);
+            }
+        }, "riffle-close-fluss-connection");
+        closing.setDaemon(true);
+        closing.start();
+        try {
+            closing.join(CONNECTION_CLOSE_TIMEOUT.toMillis());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+        }
+        if (closing.isAlive()) {
+            LOG.warn("{}'s Fluss connection did not close within {}: writes or lookups still pending cannot reach"
+                    + " the cluster; stopping without them", serverName, CONNECTION_CLOSE_TIMEOUT);
         }
     }
 
