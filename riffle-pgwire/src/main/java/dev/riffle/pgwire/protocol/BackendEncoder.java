@@ -42,7 +42,9 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
     }
 
     private static char type(BackendMessage message) {
-        if (message instanceof BackendMessage.AuthenticationOk
+        if (message instanceof BackendMessage.DataRow) {
+            return 'D'; // first: a result is mostly DataRows
+        } else if (message instanceof BackendMessage.AuthenticationOk
                 || message instanceof BackendMessage.AuthenticationCleartextPassword
                 || message instanceof BackendMessage.AuthenticationSasl
                 || message instanceof BackendMessage.AuthenticationSaslContinue
@@ -56,8 +58,6 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             return 'Z';
         } else if (message instanceof BackendMessage.RowDescription) {
             return 'T';
-        } else if (message instanceof BackendMessage.DataRow) {
-            return 'D';
         } else if (message instanceof BackendMessage.CommandComplete) {
             return 'C';
         } else if (message instanceof BackendMessage.EmptyQueryResponse) {
@@ -89,7 +89,17 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
     }
 
     private static void body(BackendMessage message, ByteBuf out) {
-        if (message instanceof BackendMessage.AuthenticationOk) {
+        if (message instanceof BackendMessage.DataRow row) { // first: a result is mostly DataRows
+            out.writeShort(row.cells().size());
+            for (Optional<byte[]> cell : row.cells()) {
+                if (cell.isEmpty()) {
+                    out.writeInt(-1);
+                } else {
+                    out.writeInt(cell.get().length);
+                    out.writeBytes(cell.get());
+                }
+            }
+        } else if (message instanceof BackendMessage.AuthenticationOk) {
             out.writeInt(0);
         } else if (message instanceof BackendMessage.AuthenticationCleartextPassword) {
             out.writeInt(3);
@@ -121,16 +131,6 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
                 out.writeShort(column.typeSize());
                 out.writeInt(column.typeModifier());
                 out.writeShort(column.format());
-            }
-        } else if (message instanceof BackendMessage.DataRow row) {
-            out.writeShort(row.cells().size());
-            for (Optional<byte[]> cell : row.cells()) {
-                if (cell.isEmpty()) {
-                    out.writeInt(-1);
-                } else {
-                    out.writeInt(cell.get().length);
-                    out.writeBytes(cell.get());
-                }
             }
         } else if (message instanceof BackendMessage.CommandComplete complete) {
             string(out, complete.tag());

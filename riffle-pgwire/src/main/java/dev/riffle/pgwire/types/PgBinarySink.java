@@ -79,7 +79,7 @@ public final class PgBinarySink implements ValueSink {
             jsonText.floatValue(value);
             return;
         }
-        put(ByteBuffer.allocate(4).putFloat(value).array());
+        put(PgBinary.int4(Float.floatToRawIntBits(value)));
     }
 
     @Override
@@ -88,7 +88,7 @@ public final class PgBinarySink implements ValueSink {
             jsonText.doubleValue(value);
             return;
         }
-        put(ByteBuffer.allocate(8).putDouble(value).array());
+        put(PgBinary.int8(Double.doubleToRawLongBits(value)));
     }
 
     @Override
