@@ -85,10 +85,10 @@ public final class FlightSqlBenchmark {
             child(args);
             return;
         }
-        String[] words = String.join(" ", args).trim().split("\\s+");
-        int rows = words.length > 0 && !words[0].isEmpty() ? Integer.parseInt(words[0]) : 5_000_000;
-        int rounds = words.length > 1 ? Integer.parseInt(words[1]) : 3;
-        List<String> parts = List.of((words.length > 2 ? words[2] : "scan,lookup,ingest").split(","));
+        ScanBenchArgs parsed = ScanBenchArgs.parse(args, "scan,lookup,ingest");
+        int rows = parsed.rows();
+        int rounds = parsed.rounds();
+        List<String> parts = parsed.parts();
         Path dataDir = Files.createTempDirectory("riffle-flight-bench");
         SimpleMeterRegistry serverMetrics = new SimpleMeterRegistry();
         try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false).start();

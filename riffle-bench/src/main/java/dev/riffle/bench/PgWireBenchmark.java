@@ -49,10 +49,10 @@ public final class PgWireBenchmark {
             child(args);
             return;
         }
-        String[] words = String.join(" ", args).trim().split("\\s+");
-        int rows = words.length > 0 && !words[0].isEmpty() ? Integer.parseInt(words[0]) : 5_000_000;
-        int rounds = words.length > 1 ? Integer.parseInt(words[1]) : 3;
-        List<String> parts = List.of((words.length > 2 ? words[2] : "lookup,scan,copy").split(","));
+        ScanBenchArgs parsed = ScanBenchArgs.parse(args, "lookup,scan,copy");
+        int rows = parsed.rows();
+        int rounds = parsed.rounds();
+        List<String> parts = parsed.parts();
         Path dataDir = Files.createTempDirectory("riffle-pg-bench");
         try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false).start();
                 Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
