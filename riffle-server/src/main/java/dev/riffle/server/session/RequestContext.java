@@ -114,6 +114,7 @@ public final class RequestContext implements AutoCloseable {
     }
 
     private ServiceException timeout(String what) {
+        StuckClientReport.log(what);
         return new ServiceException(FailureKind.TIMEOUT, "timeout", what + " did not finish within "
                 + limits.requestTimeout());
     }
