@@ -22,6 +22,7 @@ public final class Paths {
     public static final String LOOKUP = TABLE + "/lookup";
     public static final String PREFIX_LOOKUP = TABLE + "/prefix-lookup";
     public static final String SCAN = TABLE + "/scan";
+    public static final String TABLE_TIERING = TABLE + "/tiering";
     public static final String SQL = "/v1/sql";
     public static final String TIERING = "/v1/tiering";
 

@@ -63,7 +63,7 @@ final class Routes {
         // (406) before any work; the others choose their format from it.
         for (String jsonOnly : new String[] {Paths.HEALTH, Paths.READY, Paths.OPENAPI, Paths.DATABASES,
             Paths.DATABASE, Paths.TABLES, Paths.TABLE, Paths.PARTITIONS, Paths.PARTITION, Paths.OFFSETS, Paths.ROWS,
-            Paths.TIERING}) {
+            Paths.TIERING, Paths.TABLE_TIERING}) {
             app.before(jsonOnly, MediaTypes::requireJsonResponse);
         }
         app.before(Paths.METRICS, ctx -> MediaTypes.requireResponse(ctx, "text/plain"));
@@ -97,5 +97,6 @@ final class Routes {
 
         app.post(Paths.SQL, sql::sql);
         app.get(Paths.TIERING, tiering::get);
+        app.get(Paths.TABLE_TIERING, tiering::getTable);
     }
 }

@@ -11,8 +11,11 @@ import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.io.IOException;
 import java.nio.file.Files;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Set;
 import java.util.Locale;
+import org.apache.fluss.client.Connection;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -21,6 +24,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 import org.openqa.selenium.By;
 import org.openqa.selenium.Keys;
 import org.openqa.selenium.WebElement;
+import org.openqa.selenium.interactions.Actions;
 
 /**
  * The web console in a real browser (headless Chromium) against a real gateway over the embedded
@@ -199,32 +203,152 @@ class ConsoleIT {
     }
 
     @Test
-    void tieringAndMetricsPagesShowWhatTheApiSays(Api api, TestNames names) {
-        TablePath lake = createTable(api, names.table("lake"), EVENTS,
-                ", \"buckets\": 1, \"properties\": {\"table.datalake.enabled\": \"true\"}");
+    void tieringPageShowsTheLagTheApiGivesAndSeesItFallToZeroAfterTiering(Api api, LocalCluster cluster,
+            Connection connection, TestNames names) throws Exception {
+        TablePath lake = createTable(api, names.table("lake"), EVENTS, ", \"buckets\": 1, \"properties\": "
+                + "{\"table.datalake.enabled\": \"true\", \"table.datalake.freshness\": \"1s\"}");
+        TablePath plain = createTable(api, names.table("plain"), EVENTS, ", \"buckets\": 1");
         write(api, lake, 0, 4);
-        JsonNode tiering = api.get("/v1/tiering").json();
-        JsonNode mine = null;
-        for (JsonNode table : tiering.get("tables")) {
-            if (table.get("table").asText().equals(lake.toString())) {
-                mine = table;
-            }
-        }
-        assertThat(mine).as("/v1/tiering lists %s: %s", lake, tiering).isNotNull();
-        assertThat(mine.get("buckets").get(0).get("latest").asLong()).isEqualTo(4);
 
+        // The API: every table, one database's, one table's; what is not there or never tiered says so.
+        JsonNode all = api.get("/v1/tiering").json();
+        assertThat(tieringOf(all, lake)).as("/v1/tiering lists %s: %s", lake, all).isNotNull();
+        JsonNode database = api.get("/v1/tiering?database=" + lake.getDatabaseName()).json();
+        assertThat(database.get("tables")).allSatisfy(table ->
+                assertThat(table.get("database").asText()).isEqualTo(lake.getDatabaseName()));
+        JsonNode one = api.get(tableUrl(lake) + "/tiering").json();
+        assertThat(one.get("table").asText()).isEqualTo(lake.toString());
+        assertThat(one.get("lag_records").asLong()).isEqualTo(4);
+        assertThat(one.get("lake_snapshot_id").isNull()).isTrue();
+        assertThat(one.get("buckets").get(0).get("latest").asLong()).isEqualTo(4);
+        Api.Response notLake = api.get(tableUrl(plain) + "/tiering");
+        assertThat(notLake.status()).as(notLake.text()).isEqualTo(400);
+        assertThat(notLake.errorCode()).isEqualTo("not_datalake_enabled");
+        assertThat(notLake.errorMessage()).contains(plain.toString(), "table.datalake.enabled");
+        Api.Response noDatabase = api.get("/v1/tiering?database=no_such_db_" + names.table("x").getTableName());
+        assertThat(noDatabase.status()).as(noDatabase.text()).isEqualTo(404);
+
+        // The page: 4 records behind, then none once a tiering service has run.
         browser.open(api.url() + "/#/tiering");
-        WebElement link = browser.await("the datalake table on the tiering page", 30,
-                By.xpath("//div[@id='tiering']//a[text()='" + lake + "']"));
-        assertThat(link.findElement(By.xpath("ancestor::tr")).getText()).contains("/4");
+        String row = "//div[@id='tiering']//a[text()='" + lake + "']/ancestor::tr";
+        WebElement behind = browser.await("the datalake table 4 records behind", 30,
+                By.xpath(row + "//span[@data-lag-records='4']"));
+        assertThat(behind.findElement(By.xpath("ancestor::tr")).getText()).contains("none yet", "/4");
         browser.screenshot("tiering");
+        UnionScanIT.tierUntilLakeHas(cluster, connection, lake, 4);
+        WebElement caughtUp = browser.await("the lag falls to 0 after tiering", 30,
+                By.xpath(row + "//span[@data-lag-records='0']"));
+        assertThat(caughtUp.findElement(By.xpath("ancestor::tr")).getText()).doesNotContain("none yet").contains("4/4");
+        assertThat(browser.driver().findElement(By.id("tiering-chart")).findElements(By.tagName("svg")))
+                .as("the lag-over-time charts").extracting(chart -> chart.getAttribute("aria-label"))
+                .satisfiesExactly(records -> assertThat(records).startsWith("Records behind per table"),
+                        seconds -> assertThat(seconds).startsWith("Seconds behind per table"));
+        browser.screenshot("tiering-caught-up");
+        assertThat(api.get(tableUrl(lake) + "/tiering").json().get("lag_records").asLong()).isZero();
+    }
 
+    @Test
+    void metricsPageShowsTheRequestsTheApiCounted(Api api) {
+        assertThat(api.get("/v1/tiering").status()).isEqualTo(200);
         browser.open(api.url() + "/#/metrics");
         browser.await("the metrics cards", 15, By.cssSelector("#metrics .card"));
         List<WebElement> cards = browser.driver().findElements(By.cssSelector("#metrics .card"));
         assertThat(cards).hasSize(5);
         assertThat(browser.driver().findElement(By.id("metrics")).getText()).contains("GET /v1/tiering");
         browser.screenshot("metrics");
+    }
+
+    @Test
+    void everyControlOnEveryPageIsLabelledAndReachedByTab(Api api, TestNames names) {
+        TablePath users = createTable(api, names.table("users"), EVENTS, ", \"primary_key\": [\"id\"], \"buckets\": 1");
+        write(api, users, 0, 3);
+
+        browser.open(api.url() + "/#/");
+        browser.await("the tables list", 15, By.cssSelector("a[data-table='" + users + "']"));
+        assertKeyboardReachesEveryLabelledControl("the tables page");
+
+        browser.open(api.url() + "/#/table/" + users.getDatabaseName() + "/" + users.getTableName());
+        browser.await("the preview", 15, By.cssSelector("#preview[data-rows='3']"));
+        browser.await("the lookup form", 15, By.cssSelector("form[aria-labelledby='lookup-heading']"));
+        assertKeyboardReachesEveryLabelledControl("a primary-key table's page");
+
+        browser.open(api.url() + "/#/sql");
+        run("SELECT * FROM " + sqlName(users), "Run");
+        browser.await("the results", 15, By.cssSelector("#sql-status[data-row-count='3']"));
+        assertKeyboardReachesEveryLabelledControl("the SQL page with results");
+
+        browser.open(api.url() + "/#/tiering");
+        browser.await("the tiering page", 15, By.cssSelector("#tiering table, #tiering p:not(.muted)"));
+        assertKeyboardReachesEveryLabelledControl("the tiering page");
+
+        browser.open(api.url() + "/#/metrics");
+        browser.await("the metrics cards", 15, By.cssSelector("#metrics .card"));
+        assertKeyboardReachesEveryLabelledControl("the metrics page");
+    }
+
+    /**
+     * What a keyboard and screen-reader user needs of a page: every visible control (link, button,
+     * field, scrollable region) has an accessible name, and pressing Tab from the top of the page
+     * reaches each of them.
+     */
+    @SuppressWarnings("unchecked")
+    private static void assertKeyboardReachesEveryLabelledControl(String page) {
+        List<String> unlabelled = (List<String>) browser.script("""
+                const named = e => {
+                  const aria = (e.getAttribute('aria-label') || '').trim();
+                  if (aria) return aria;
+                  const by = (e.getAttribute('aria-labelledby') || '').split(/\\s+/).filter(Boolean)
+                    .map(id => (document.getElementById(id) || {}).textContent || '').join(' ').trim();
+                  if (by) return by;
+                  if (e.id) {
+                    const label = document.querySelector('label[for="' + CSS.escape(e.id) + '"]');
+                    if (label && label.textContent.trim()) return label.textContent.trim();
+                  }
+                  const around = e.closest('label');
+                  if (around && around.textContent.trim()) return around.textContent.trim();
+                  if (!['INPUT', 'SELECT', 'TEXTAREA'].includes(e.tagName) && e.textContent.trim()) return e.textContent.trim();
+                  return (e.getAttribute('title') || '').trim();
+                };
+                const controls = [...document.querySelectorAll('a[href], button, input, select, textarea, [tabindex]')]
+                  .filter(e => e.getClientRects().length > 0 && !e.disabled && e.getAttribute('tabindex') !== '-1');
+                const unlabelled = [];
+                controls.forEach((e, i) => {
+                  e.setAttribute('data-kb-index', String(i));
+                  e.setAttribute('data-kb-what', e.tagName.toLowerCase() + (e.id ? '#' + e.id : '')
+                    + ' "' + (e.textContent || e.value || '').trim().slice(0, 40) + '"');
+                  if (!named(e)) unlabelled.push(e.getAttribute('data-kb-what'));
+                });
+                return unlabelled;""");
+        assertThat(unlabelled).as("controls without an accessible name on %s", page).isEmpty();
+        List<String> all = (List<String>) browser.script(
+                "return [...document.querySelectorAll('[data-kb-index]')].map(e => e.getAttribute('data-kb-index'));");
+        assertThat(all).as("controls on %s: at least the six links of the header", page)
+                .hasSizeGreaterThanOrEqualTo(6);
+        browser.script("document.activeElement && document.activeElement.blur(); window.scrollTo(0, 0);");
+        Set<String> reached = new HashSet<>();
+        Actions tab = new Actions(browser.driver());
+        for (int i = 0; i < all.size() + 10 && !reached.containsAll(all); i++) {
+            tab.sendKeys(Keys.TAB).perform();
+            Object index = browser.script("return document.activeElement.getAttribute('data-kb-index');");
+            if (index != null) {
+                reached.add(index.toString());
+            }
+        }
+        List<String> missed = (List<String>) browser.script("""
+                return [...document.querySelectorAll('[data-kb-index]')]
+                  .filter(e => !arguments[0].includes(e.getAttribute('data-kb-index')))
+                  .map(e => e.getAttribute('data-kb-what'));""", List.copyOf(reached));
+        assertThat(missed).as("controls on %s that Tab never reached (of %d; the page may have replaced a focused"
+                + " control while refreshing)", page, all.size()).isEmpty();
+    }
+
+    private static JsonNode tieringOf(JsonNode tiering, TablePath table) {
+        for (JsonNode entry : tiering.get("tables")) {
+            if (entry.get("table").asText().equals(table.toString())) {
+                return entry;
+            }
+        }
+        return null;
     }
 
     /** The table as SQL names it: test table names have capitals, so they are quoted. */

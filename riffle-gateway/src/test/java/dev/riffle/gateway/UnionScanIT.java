@@ -236,7 +236,7 @@ class UnionScanIT {
     }
 
     /** Runs a tiering service until the table's readable lake snapshot covers {@code offsets} log offsets. */
-    private static void tierUntilLakeHas(LocalCluster cluster, Connection connection, TablePath path, long offsets)
+    static void tierUntilLakeHas(LocalCluster cluster, Connection connection, TablePath path, long offsets)
             throws Exception {
         try (TieringService tiering = TieringService.builder().clientConfig(cluster.clientConfig())
                         .lake("paimon", cluster.lakeCatalogOptions()).pollInterval(Duration.ofMillis(200)).start();

@@ -13,6 +13,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.metadata.LakeSnapshot;
 import org.apache.fluss.metadata.PartitionInfo;
@@ -47,20 +48,55 @@ public final class TieringStatus {
         }
     }
 
-    /** The lag of every datalake-enabled table in the cluster. */
+    /** The lag of every datalake-enabled table in the cluster, however long that takes. */
     public static List<TableLag> of(Riffle riffle) throws Exception {
+        return of(riffle, Optional.empty(), Instant.MAX);
+    }
+
+    /**
+     * The lag of every datalake-enabled table in {@code database} (every database when empty), in
+     * the order the cluster lists them, unless {@code deadline} passes first: the work grows with
+     * the number of tables, so a caller serving a request bounds it.
+     *
+     * @throws TimeoutException when the deadline passes, saying how many tables were done
+     * @throws org.apache.fluss.exception.DatabaseNotExistException when {@code database} does not exist
+     */
+    public static List<TableLag> of(Riffle riffle, Optional<String> database, Instant deadline) throws Exception {
+        requireNonNull(database, "database is null");
+        requireNonNull(deadline, "deadline is null");
         Admin admin = riffle.admin();
+        List<String> databases = database.isPresent() ? List.of(database.get())
+                : admin.listDatabases().get(60, TimeUnit.SECONDS);
         List<TableLag> lags = new ArrayList<>();
-        for (String database : admin.listDatabases().get(60, TimeUnit.SECONDS)) {
-            for (String name : admin.listTables(database).get(60, TimeUnit.SECONDS)) {
-                TablePath path = TablePath.of(database, name);
-                TableInfo info = admin.getTableInfo(path).get(60, TimeUnit.SECONDS);
+        int seen = 0;
+        for (String db : databases) {
+            for (String name : admin.listTables(db).get(60, TimeUnit.SECONDS)) {
+                if (Instant.now().isAfter(deadline)) {
+                    throw new TimeoutException("The tiering status was not done in time: " + seen
+                            + " tables looked at, " + lags.size() + " of them datalake-enabled; ask for one database"
+                            + " (or one table) at a time");
+                }
+                seen++;
+                TableInfo info = admin.getTableInfo(TablePath.of(db, name)).get(60, TimeUnit.SECONDS);
                 if (info.getTableConfig().isDataLakeEnabled()) {
                     lags.add(lag(riffle, admin, info));
                 }
             }
         }
         return lags;
+    }
+
+    /**
+     * The lag of one datalake-enabled table.
+     *
+     * @throws IllegalArgumentException when the table is not datalake-enabled
+     */
+    public static TableLag of(Riffle riffle, TableInfo info) throws Exception {
+        if (!info.getTableConfig().isDataLakeEnabled()) {
+            throw new IllegalArgumentException(info.getTablePath() + " is not datalake-enabled, so it is never tiered"
+                    + " (the table property table.datalake.enabled is not true)");
+        }
+        return lag(riffle, riffle.admin(), info);
     }
 
     static TableLag lag(Riffle riffle, Admin admin, TableInfo info) throws Exception {

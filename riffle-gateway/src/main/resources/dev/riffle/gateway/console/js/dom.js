@@ -34,6 +34,26 @@ export function replace(element, ...children) {
   return element;
 }
 
+/**
+ * Replaces an element's children as a live refresh does, keeping keyboard focus: when focus was on
+ * a link or an element with an id inside it, the new one with the same href or id gets it back, so
+ * a keyboard user is not thrown to the top of the page every few seconds.
+ */
+export function refreshChildren(element, ...children) {
+  const focused = document.activeElement;
+  let key = null;
+  if (focused && focused !== element && element.contains(focused)) {
+    if (focused.id) key = '#' + CSS.escape(focused.id);
+    else if (focused.getAttribute('href')) key = '[href="' + CSS.escape(focused.getAttribute('href')) + '"]';
+  }
+  replace(element, ...children);
+  if (key) {
+    const again = element.querySelector(key);
+    if (again) again.focus({ preventScroll: true });
+  }
+  return element;
+}
+
 /** An error as the server said it: its message, and the code beside it. */
 export function errorBox(error) {
   const status = error && error.status;
