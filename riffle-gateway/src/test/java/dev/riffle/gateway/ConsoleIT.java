@@ -167,6 +167,41 @@ class ConsoleIT {
     }
 
     @Test
+    void sqlResultsShowTimestampsAsStoredToTheNanosecond(Api api, TestNames names) {
+        TablePath times = createTable(api, names.table("times"), "[{\"name\": \"id\", \"type\": \"INT\"},"
+                + " {\"name\": \"ts9\", \"type\": \"TIMESTAMP(9)\"}, {\"name\": \"ts3\", \"type\": \"TIMESTAMP(3)\"},"
+                + " {\"name\": \"ltz6\", \"type\": \"TIMESTAMP_LTZ(6)\"}]", ", \"buckets\": 1");
+        Api.Response written = api.postJson(tableUrl(times) + "/rows", "[{\"id\": 1, \"ts9\": \"2024-06-01T12:30:00.123456789\","
+                + " \"ts3\": \"2024-06-01T12:30:00.500\", \"ltz6\": \"1969-12-31T23:59:59.000001Z\"},"
+                + " {\"id\": 2, \"ts9\": \"2024-06-01T12:30:00\", \"ts3\": null, \"ltz6\": \"2024-06-01T12:30:00.120Z\"}]");
+        assertThat(written.status()).as(written.text()).isEqualTo(200);
+        String query = "SELECT id, ts9, ts3, ltz6 FROM " + sqlName(times);
+        JsonNode answer = api.postJson("/v1/sql", sqlBody(query)).json();
+
+        browser.open(api.url() + "/#/sql");
+        run(query, "Run");
+        browser.await("both rows", 15, By.cssSelector("#sql-status[data-row-count='2']"));
+        List<WebElement> shown = browser.driver().findElements(By.cssSelector("#sql-output tbody tr:not(.spacer)"));
+        assertThat(shown).hasSize(2);
+        for (int row = 0; row < 2; row++) {
+            List<WebElement> cells = shown.get(row).findElements(By.tagName("td")); // #, id, ts9, ts3, ltz6
+            JsonNode expected = answer.get("rows").get(row);
+            // The grid shows each timestamp as the JSON API gives it: every stored digit, nothing invented.
+            for (String column : List.of("ts9", "ts3", "ltz6")) {
+                WebElement cell = cells.get(2 + List.of("ts9", "ts3", "ltz6").indexOf(column));
+                if (expected.get(column).isNull()) {
+                    assertThat(cell.getAttribute("class")).as("row %d %s", row, column).isEqualTo("null");
+                } else {
+                    assertThat(cell.getText()).as("row %d %s beside the API's %s", row, column, expected)
+                            .isEqualTo(expected.get(column).asText());
+                }
+            }
+        }
+        assertThat(shown.get(0).getText()).contains("2024-06-01T12:30:00.123456789", "2024-06-01T12:30:00.500",
+                "1969-12-31T23:59:59.000001Z");
+    }
+
+    @Test
     void readOnlyConsoleHidesWritesAndRunsOnlyQueries(Api api, TestNames names) {
         TablePath orders = createTable(api, names.table("orders"), ORDERS, ", \"primary_key\": [\"id\"], \"buckets\": 1");
         assertThat(api.postJson(tableUrl(orders) + "/rows", "[{\"id\": 1, \"amount\": 2.50, \"note\": \"one\"}]").status())

@@ -6,6 +6,9 @@ export class ArrowRows {
   constructor(schema) {
     this.columns = schema.fields.map(field => ({ name: field.name, type: typeName(field.type) }));
     this.formats = schema.fields.map(field => formatter(field.type));
+    // apache-arrow's get() turns a timestamp into milliseconds; these columns are read from their
+    // 64-bit values instead, so micro- and nanoseconds are shown as stored.
+    this.exact = schema.fields.map(field => window.Arrow.DataType.isTimestamp(field.type) ? timestampText(field.type) : null);
     this.batches = [];
     this.starts = [];
     this.count = 0;
@@ -28,7 +31,14 @@ export class ArrowRows {
       const mid = (low + high + 1) >> 1;
       if (this.starts[mid] <= row) low = mid; else high = mid - 1;
     }
-    const value = this.batches[low].getChildAt(column).get(row - this.starts[low]);
+    const vector = this.batches[low].getChildAt(column);
+    const index = row - this.starts[low];
+    if (this.exact[column]) {
+      if (!vector.isValid(index)) return null;
+      const data = vector.data[0];
+      return this.exact[column](data.values[data.offset + index]);
+    }
+    const value = vector.get(index);
     return value === null || value === undefined ? null : this.formats[column](value);
   }
 }
@@ -54,12 +64,6 @@ function formatter(type) {
   if (Arrow.DataType.isDecimal(type)) {
     return value => withScale(`${value}`, type.scale);
   }
-  if (Arrow.DataType.isTimestamp(type)) {
-    return value => {
-      const iso = new Date(Number(value)).toISOString();
-      return type.timezone ? iso : iso.slice(0, -1);
-    };
-  }
   if (Arrow.DataType.isDate(type)) {
     return value => new Date(value instanceof Date ? value.getTime() : Number(value)).toISOString().slice(0, 10);
   }
@@ -70,6 +74,31 @@ function formatter(type) {
     return value => JSON.stringify(value, (key, v) => (typeof v === 'bigint' ? v.toString() : v));
   }
   return value => String(value);
+}
+
+/**
+ * A timestamp's text from its 64-bit count of seconds, milli-, micro- or nanoseconds, as the JSON API
+ * writes it: 2024-06-01T12:30:00.123456789, the fraction in groups of three digits and left out when
+ * zero, and Z after an instant (a timestamp with a time zone).
+ */
+export function timestampText(type) {
+  const digits = [0, 3, 6, 9][type.unit];
+  const perSecond = 10n ** BigInt(digits);
+  const zone = type.timezone ? 'Z' : '';
+  return value => {
+    const count = BigInt(value);
+    let seconds = count / perSecond;
+    let fraction = count % perSecond;
+    if (fraction < 0n) {
+      seconds -= 1n;
+      fraction += perSecond;
+    }
+    const whole = new Date(Number(seconds) * 1000).toISOString().slice(0, 19);
+    if (fraction === 0n) return whole + zone;
+    let text = fraction.toString().padStart(digits, '0');
+    while (text.length > 3 && text.endsWith('000')) text = text.slice(0, -3);
+    return whole + '.' + text + zone;
+  };
 }
 
 /** An unscaled decimal's digits with its scale applied: ("-1050", 2) -> "-10.50". */
