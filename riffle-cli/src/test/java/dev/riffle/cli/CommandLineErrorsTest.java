@@ -49,6 +49,25 @@ class CommandLineErrorsTest {
     }
 
     @Test
+    void lakeOptionsAreCheckedBeforeAnythingStarts(@TempDir Path dataDir) {
+        Result unpaired = run("local", "--data-dir", dataDir.toString(), "--lake-option", "warehouse");
+        assertThat(unpaired.exitCode()).isEqualTo(2);
+        assertThat(unpaired.err().lines()).singleElement().asString().contains("--lake-option").contains("warehouse");
+
+        Result prefixed = run("local", "--data-dir", dataDir.toString(), "--port", "0",
+                "--lake-option", "datalake.paimon.warehouse=s3://b/w");
+        assertThat(prefixed.exitCode()).isEqualTo(2);
+        assertThat(prefixed.err().lines()).singleElement().asString()
+                .contains("--lake-option").contains("'datalake.paimon.warehouse'").contains("as Paimon names it");
+
+        Result withoutLake = run("local", "--data-dir", dataDir.toString(), "--port", "0", "--no-lake",
+                "--lake-option", "warehouse=s3://b/w");
+        assertThat(withoutLake.exitCode()).isEqualTo(2);
+        assertThat(withoutLake.err().lines()).singleElement().asString().contains("--no-lake");
+        assertThat(dataDir.resolve("lake")).as("nothing started").doesNotExist();
+    }
+
+    @Test
     void malformedPort() {
         Result result = run("local", "--port", "abc");
         assertThat(result.exitCode()).isEqualTo(2);

@@ -107,7 +107,10 @@ public final class LocalCluster implements AutoCloseable {
         return settings.dataDir();
     }
 
-    /** The Paimon warehouse that datalake-enabled tables tier into. */
+    /**
+     * The local directory of the default Paimon warehouse that datalake-enabled tables tier into
+     * (unused when {@link Builder#lakeOption} names another {@code warehouse}, such as {@code s3://...}).
+     */
     public Path lakeWarehouse() {
         return settings.dataDir().resolve("lake");
     }
@@ -118,15 +121,17 @@ public final class LocalCluster implements AutoCloseable {
 
     /**
      * The options a Paimon catalog needs to open the lake warehouse ({@code metastore},
-     * {@code warehouse}), as Fluss passes them to its lake plugin.
+     * {@code warehouse}, and any {@link Builder#lakeOption}s such as an S3 endpoint and keys), as
+     * Fluss passes them to its lake plugin.
      */
     public Map<String, String> lakeCatalogOptions() {
-        return Map.of("metastore", "filesystem", "warehouse", warehouseUri(settings));
-    }
-
-    /** One spelling of the warehouse URI everywhere (Path.toUri adds a '/' once the directory exists). */
-    private static String warehouseUri(Settings settings) {
-        return serverOptions(settings.dataDir(), "", 1, true).get("datalake.paimon.warehouse");
+        Map<String, String> options = new LinkedHashMap<>();
+        serverOptions(settings.dataDir(), "", 1, true, settings.lakeOptions()).forEach((key, value) -> {
+            if (key.startsWith(LAKE_PREFIX)) {
+                options.put(key.substring(LAKE_PREFIX.length()), value);
+            }
+        });
+        return Collections.unmodifiableMap(options);
     }
 
     /**
@@ -246,8 +251,8 @@ public final class LocalCluster implements AutoCloseable {
 
     private static Configuration serverConfiguration(Settings settings, String zooKeeperAddress) {
         Configuration conf = new Configuration();
-        serverOptions(settings.dataDir(), zooKeeperAddress, settings.tabletServers(), settings.lakeEnabled())
-                .forEach(conf::setString);
+        serverOptions(settings.dataDir(), zooKeeperAddress, settings.tabletServers(), settings.lakeEnabled(),
+                settings.lakeOptions()).forEach(conf::setString);
         if (!settings.saslUsers().isEmpty()) {
             // Clients authenticate on CLIENT; servers keep talking to each other on FLUSS (loopback, no SASL).
             conf.setString("internal.listener.name", LISTENER);
@@ -267,18 +272,22 @@ public final class LocalCluster implements AutoCloseable {
      * separate processes ({@link ProcessCluster}): ZooKeeper, remote storage, replication, the lake.
      */
     static Map<String, String> serverOptions(Path dataDir, String zooKeeperAddress, int tabletServers,
-            boolean lakeEnabled) {
+            boolean lakeEnabled, Map<String, String> lakeOptions) {
         Map<String, String> options = new LinkedHashMap<>();
         options.put("zookeeper.address", zooKeeperAddress);
         options.put("remote.data.dir", dataDir.resolve("remote").toString());
         options.put("default.replication.factor", Integer.toString(Math.min(3, tabletServers)));
         if (lakeEnabled) {
             options.put("datalake.format", "paimon");
-            options.put("datalake.paimon.metastore", "filesystem");
-            options.put("datalake.paimon.warehouse", "file://" + dataDir.resolve("lake"));
+            options.put(LAKE_PREFIX + "metastore", "filesystem");
+            options.put(LAKE_PREFIX + "warehouse", "file://" + dataDir.resolve("lake"));
+            lakeOptions.forEach((key, value) -> options.put(LAKE_PREFIX + key, value));
         }
         return options;
     }
+
+    /** Where Fluss servers take their Paimon catalog options from. */
+    private static final String LAKE_PREFIX = "datalake.paimon.";
 
     /** The server's bind listeners: FLUSS alone, or FLUSS (internal, any port) plus CLIENT on {@code clientPort}. */
     private static String listeners(Settings settings, int clientPort) {
@@ -358,7 +367,8 @@ public final class LocalCluster implements AutoCloseable {
 
     /** The cluster's shape, fixed at {@link Builder#start()}. */
     private record Settings(Path dataDir, int tabletServers, int coordinatorPort, boolean lakeEnabled,
-            Map<String, String> serverConfig, Duration readyTimeout, Map<String, String> saslUsers, String superUser) {}
+            Map<String, String> lakeOptions, Map<String, String> serverConfig, Duration readyTimeout,
+            Map<String, String> saslUsers, String superUser) {}
 
     /** Builds and starts a {@link LocalCluster}. */
     public static final class Builder {
@@ -368,6 +378,7 @@ public final class LocalCluster implements AutoCloseable {
         private boolean lakeEnabled = true;
         private Duration readyTimeout = Duration.ofSeconds(60);
         private final Map<String, String> serverConfig = new LinkedHashMap<>();
+        private final Map<String, String> lakeOptions = new LinkedHashMap<>();
         private Map<String, String> saslUsers = Map.of();
         private String superUser = "admin";
 
@@ -436,6 +447,31 @@ public final class LocalCluster implements AutoCloseable {
             return this;
         }
 
+        /**
+         * A Paimon catalog option of the lake, as Paimon names it ({@code warehouse},
+         * {@code s3.endpoint}, {@code s3.access-key}, {@code s3.path.style.access}, ...): the servers
+         * get it as {@code datalake.paimon.KEY}, so tiering and Riffle's lake reads find it there.
+         * The default warehouse is {@code lake/} in the data directory; an {@code s3://} one needs
+         * {@code paimon-s3} on the classpath (riffle-lake has it).
+         *
+         * <pre>{@code
+         * LocalCluster.builder().dataDir(dir)
+         *         .lakeOption("warehouse", "s3://lake/warehouse")
+         *         .lakeOption("s3.endpoint", "http://127.0.0.1:9000")
+         *         .lakeOption("s3.path.style.access", "true")
+         *         .start();
+         * }</pre>
+         */
+        public Builder lakeOption(String key, String value) {
+            requireNonNull(key, "key is null");
+            if (key.startsWith(LAKE_PREFIX) || key.equals("metastore") && !"filesystem".equals(value)) {
+                throw new IllegalArgumentException("Lake option '" + key + "' is named as Paimon names it, without "
+                        + LAKE_PREFIX + "; the metastore is always filesystem here");
+            }
+            lakeOptions.put(key, requireNonNull(value, "value of lake option " + key + " is null"));
+            return this;
+        }
+
         /** Any Fluss server option, applied to the coordinator and every tablet server. */
         public Builder serverConfig(String key, String value) {
             serverConfig.put(requireNonNull(key, "key is null"), requireNonNull(value, "value is null"));
@@ -463,7 +499,8 @@ public final class LocalCluster implements AutoCloseable {
                         + saslUsers.keySet() + "; add it or name another with superUser(...)");
             }
             Settings settings = new Settings(dataDir.toAbsolutePath().normalize(), tabletServers,
-                    coordinatorPort, lakeEnabled, Collections.unmodifiableMap(new LinkedHashMap<>(serverConfig)),
+                    coordinatorPort, lakeEnabled, Collections.unmodifiableMap(new LinkedHashMap<>(lakeOptions)),
+                    Collections.unmodifiableMap(new LinkedHashMap<>(serverConfig)),
                     readyTimeout, saslUsers, superUser);
             prepareDataDir(settings.dataDir());
             FileChannel lockChannel;

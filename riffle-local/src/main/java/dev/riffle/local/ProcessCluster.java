@@ -265,7 +265,7 @@ public final class ProcessCluster implements AutoCloseable {
 
     private Map<String, String> commonOptions() {
         Map<String, String> options = new LinkedHashMap<>(LocalCluster.serverOptions(dataDir, zooKeeper.address(),
-                settings.tabletServers, settings.lakeEnabled));
+                settings.tabletServers, settings.lakeEnabled, Map.of()));
         options.putAll(settings.serverConfig);
         return options;
     }

@@ -44,6 +44,13 @@ public final class LocalCommand implements Callable<Integer> {
     @Option(names = "--no-lake", description = "Run without the Paimon lake (and so without tiering).")
     boolean noLake;
 
+    @Option(names = "--lake-option", paramLabel = "KEY=VALUE",
+            description = "A Paimon catalog option of the lake, as Paimon names it; repeatable. For a lake on S3: "
+                    + "--lake-option warehouse=s3://BUCKET/PATH --lake-option s3.endpoint=URL "
+                    + "--lake-option s3.access-key=KEY --lake-option s3.secret-key=SECRET "
+                    + "--lake-option s3.path.style.access=true (default warehouse: DIR/lake).")
+    Map<String, String> lakeOptions = new LinkedHashMap<>();
+
     @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8080",
             description = "HTTP gateway port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int httpPort;
@@ -105,9 +112,18 @@ public final class LocalCommand implements Callable<Integer> {
         CountDownLatch stop = new CountDownLatch(1);
 
         long started = System.nanoTime();
-        try (LocalCluster cluster = LocalCluster.builder()
-                .dataDir(dir).tabletServers(tabletServers).coordinatorPort(port).lakeEnabled(!noLake)
-                .start()) {
+        LocalCluster.Builder builder = LocalCluster.builder()
+                .dataDir(dir).tabletServers(tabletServers).coordinatorPort(port).lakeEnabled(!noLake);
+        if (noLake && !lakeOptions.isEmpty()) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--lake-option configures the lake, which --no-lake turns off: give one or the other");
+        }
+        try {
+            lakeOptions.forEach(builder::lakeOption);
+        } catch (IllegalArgumentException e) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--lake-option: " + e.getMessage());
+        }
+        try (LocalCluster cluster = builder.start()) {
             List<LocalService.Running> services = new ArrayList<>();
             Map<String, String> addresses = new LinkedHashMap<>();
             addresses.put("Fluss bootstrap servers", cluster.bootstrapServers());

@@ -1,0 +1,173 @@
+package dev.riffle.lake.union;
+
+import static dev.riffle.lake.tiering.TieringServiceIT.PK;
+import static dev.riffle.lake.tiering.TieringServiceIT.createLakeTable;
+import static dev.riffle.lake.union.UnionReadIT.tierUntilLakeHas;
+import static dev.riffle.lake.union.UnionReadIT.unionRead;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.riffle.core.Riffle;
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.lake.LakeTables;
+import dev.riffle.local.LocalCluster;
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.GenericRow;
+import org.gaul.s3proxy.AuthenticationType;
+import org.gaul.s3proxy.S3Proxy;
+import org.jclouds.ContextBuilder;
+import org.jclouds.blobstore.BlobStore;
+import org.jclouds.blobstore.BlobStoreContext;
+import org.jclouds.blobstore.domain.StorageMetadata;
+import org.jclouds.blobstore.options.ListContainerOptions;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * The lake on object storage: a cluster whose Paimon warehouse is {@code s3://}, served by S3Proxy
+ * (a real S3 API server, here over jclouds' in-memory store) on loopback, given only the options Paimon users
+ * already know ({@code s3.endpoint}, {@code s3.access-key}, {@code s3.secret-key},
+ * {@code s3.path.style.access}). Tiering writes the lake there, Riffle's union read merges it with
+ * the log, and Paimon's own reader reads the same table back from S3.
+ */
+class LakeOnObjectStorageIT {
+    private static final String BUCKET = "riffle-lake";
+    private static final String ACCESS_KEY = "riffle";
+    private static final String SECRET_KEY = "riffle-secret";
+
+    @TempDir
+    static Path dir;
+    static BlobStoreContext blobs;
+    static S3Proxy s3;
+    static LocalCluster cluster;
+
+    @BeforeAll
+    static void start() throws Exception {
+        // jclouds' in-memory store: its filesystem store turns S3A's directory markers ("db/") into
+        // directories it then does not list, so Paimon would not find the databases it creates.
+        blobs = ContextBuilder.newBuilder("transient").build(BlobStoreContext.class);
+        blobs.getBlobStore().createContainerInLocation(null, BUCKET);
+        s3 = S3Proxy.builder().blobStore(blobs.getBlobStore()).endpoint(URI.create("http://127.0.0.1:0"))
+                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();
+        s3.start();
+        cluster = LocalCluster.builder().dataDir(dir.resolve("cluster")).coordinatorPort(0)
+                .lakeOption("warehouse", "s3://" + BUCKET + "/warehouse")
+                .lakeOption("s3.endpoint", "http://127.0.0.1:" + s3.getPort())
+                .lakeOption("s3.access-key", ACCESS_KEY)
+                .lakeOption("s3.secret-key", SECRET_KEY)
+                .lakeOption("s3.path.style.access", "true")
+                .start();
+    }
+
+    @AfterAll
+    static void stop() throws Exception {
+        try {
+            if (cluster != null) {
+                cluster.close();
+            }
+        } finally {
+            try {
+                if (s3 != null) {
+                    s3.stop();
+                }
+            } finally {
+                if (blobs != null) {
+                    blobs.close();
+                }
+            }
+        }
+    }
+
+    @Test
+    void tieringWritesTheLakeToS3AndTheUnionReadMergesTheLogTailOverIt() throws Exception {
+        assertThat(cluster.lakeCatalogOptions()).containsEntry("warehouse", "s3://" + BUCKET + "/warehouse")
+                .containsEntry("s3.path.style.access", "true");
+        TablePath path = TablePath.of("s3_lake", "pk");
+        Map<Integer, String> oracle = new TreeMap<>();
+        try (Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
+                BufferAllocator allocator = new RootAllocator()) {
+            connection.getAdmin().createDatabase(path.getDatabaseName(),
+                    org.apache.fluss.metadata.DatabaseDescriptor.EMPTY, true).get();
+            createLakeTable(connection, path, PK, 2, "id");
+            upsert(connection, 0, 300, "lake", oracle);
+            tierUntilLakeHas(cluster, connection, path, 300);
+
+            // The lake is on S3: Paimon's own reader, given the same options, reads the tiered rows from there.
+            Map<Integer, String> lake = new TreeMap<>();
+            LakeTables.rows(cluster.lakeCatalogOptions(), path, row -> Map.entry(row.getInt(0),
+                    row.getString(1).toString())).forEach(entry -> lake.put(entry.getKey(), entry.getValue()));
+            assertThat(lake).isEqualTo(oracle);
+            List<String> objects = objectsUnder("warehouse/" + path.getDatabaseName() + ".db/" + path.getTableName());
+            assertThat(objects).as("the table's files in the S3 bucket")
+                    .anySatisfy(name -> assertThat(name).contains("/snapshot/snapshot-"))
+                    .anySatisfy(name -> assertThat(name).contains("/bucket-").contains("data-"));
+            assertThat(cluster.lakeWarehouse()).as("no local warehouse").doesNotExist();
+
+            // Updates, deletes and new keys in the log tail merge over the lake snapshot read from S3.
+            try (Table table = connection.getTable(path)) {
+                UpsertWriter writer = table.newUpsert().createWriter();
+                for (int id = 0; id < 300; id += 4) {
+                    writer.upsert(GenericRow.of(id, BinaryString.fromString("tail-" + id)));
+                    oracle.put(id, "tail-" + id);
+                }
+                for (int id = 1; id < 300; id += 9) {
+                    writer.delete(GenericRow.of(id, BinaryString.fromString(oracle.remove(id))));
+                }
+                writer.flush();
+            }
+            upsert(connection, 300, 350, "new", oracle);
+            Map<Integer, String> read = new TreeMap<>();
+            try (Riffle riffle = Riffle.using(connection, allocator);
+                    TableReader reader = unionRead(cluster, riffle, path).createReader()) {
+                assertThat(reader.lakeSnapshotId()).isPresent();
+                while (reader.hasNext()) {
+                    try (VectorSchemaRoot batch = reader.next().root()) {
+                        for (int i = 0; i < batch.getRowCount(); i++) {
+                            Integer id = (Integer) batch.getVector("id").getObject(i);
+                            assertThat(read.put(id, batch.getVector("name").getObject(i).toString()))
+                                    .as("key %s read twice", id).isNull();
+                        }
+                    }
+                }
+            }
+            assertThat(read).isEqualTo(oracle);
+            assertThat(allocator.getAllocatedMemory()).isZero();
+        }
+    }
+
+    private static void upsert(Connection connection, int from, int to, String prefix, Map<Integer, String> oracle)
+            throws Exception {
+        try (Table table = connection.getTable(TablePath.of("s3_lake", "pk"))) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (int id = from; id < to; id++) {
+                writer.upsert(GenericRow.of(id, BinaryString.fromString(prefix + "-" + id)));
+                oracle.put(id, prefix + "-" + id);
+            }
+            writer.flush();
+        }
+    }
+
+    private static List<String> objectsUnder(String prefix) {
+        BlobStore store = blobs.getBlobStore();
+        List<String> names = new ArrayList<>();
+        for (StorageMetadata object : store.list(BUCKET, ListContainerOptions.Builder.prefix(prefix).recursive())) {
+            names.add(object.getName());
+        }
+        return names;
+    }
+}
