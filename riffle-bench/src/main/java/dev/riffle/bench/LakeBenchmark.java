@@ -122,7 +122,7 @@ public final class LakeBenchmark {
                 .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
     }
 
-    private static void create(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
+    static void create(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
             throws Exception {
         try (Admin admin = connection.getAdmin()) {
             TableDescriptor.Builder descriptor = TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
@@ -137,7 +137,7 @@ public final class LakeBenchmark {
         }
     }
 
-    private static double append(Connection connection, TablePath path, int from, int to) throws Exception {
+    static double append(Connection connection, TablePath path, int from, int to) throws Exception {
         TimestampNtz base = TimestampNtz.fromLocalDateTime(LocalDateTime.of(2024, 1, 1, 0, 0));
         long started = System.nanoTime();
         try (Table table = connection.getTable(path)) {
@@ -157,7 +157,7 @@ public final class LakeBenchmark {
         }
     }
 
-    private static TieringRun tier(LocalCluster cluster, TablePath path, long rows) throws Exception {
+    static TieringRun tier(LocalCluster cluster, TablePath path, long rows) throws Exception {
         Map<Long, TieredTable> rounds = new ConcurrentHashMap<>();
         long[] roundNanos = {0};
         long[] tiered = {0};
@@ -231,7 +231,7 @@ public final class LakeBenchmark {
         System.out.printf(Locale.ROOT, "  all rounds: union %s, parts %s%n", union, parts);
     }
 
-    private static long count(TableReader reader) throws Exception {
+    static long count(TableReader reader) throws Exception {
         long rows = 0;
         try (reader) {
             while (reader.hasNext()) {
