@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.local.ProcessCluster;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -122,6 +123,9 @@ class GatewayServerKillIT {
             } catch (AssertionError e) {
                 readBack = "READ BACK FAILED: " + e.getMessage();
             }
+            if (failed.stream().anyMatch(f -> windows.stream().noneMatch(w -> w.covers(f.startedNanos())))) {
+                logLeadership(dataDir);
+            }
             assertThat(failed.stream()
                     .filter(f -> windows.stream().noneMatch(w -> w.covers(f.startedNanos())))
                     .map(f -> f.operation() + " at +" + (f.startedNanos() - began) / 1_000_000 + " ms: " + f.detail())
@@ -134,6 +138,28 @@ class GatewayServerKillIT {
             assertThat(readBack).isEqualTo("every acknowledged row read back once");
             assertThat(gateway.arrowAllocatedBytes()).as("Arrow memory the gateway still holds").isZero();
         }
+    }
+
+    /**
+     * What the servers' logs say about leaders and in-sync replicas, for a request that failed
+     * outside the recovery windows: a scan once stopped short of acknowledged rows 6 s after the
+     * tables were created, no kill yet, and only the leadership history can tell why.
+     */
+    private static void logLeadership(Path dataDir) {
+        StringBuilder history = new StringBuilder();
+        try (var logs = Files.list(dataDir.resolve("logs"))) {
+            for (Path log : logs.sorted().toList()) {
+                List<String> lines = Files.readAllLines(log).stream()
+                        .filter(line -> line.contains("LeaderAndIsr") || line.contains("leader") && line.contains("Bucket")
+                                || line.contains("ISR") || line.contains(" ERROR "))
+                        .limit(80).toList();
+                history.append("\n--- ").append(log.getFileName()).append(" (").append(lines.size()).append(" lines)");
+                lines.forEach(line -> history.append("\n").append(line.length() > 300 ? line.substring(0, 300) : line));
+            }
+        } catch (java.io.IOException e) {
+            history.append("\n(could not read the server logs: ").append(e).append(')');
+        }
+        LOG.warn("Leadership history of the servers:{}", history);
     }
 
     private void create(Api api, String table) {
