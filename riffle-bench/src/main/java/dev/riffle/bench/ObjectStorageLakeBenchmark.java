@@ -31,6 +31,7 @@ import org.jclouds.blobstore.BlobStoreContext;
  *
  * <pre>
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=ObjectStorageLakeBenchmark -Dbench.args="2000000 3"
+ * (rows per round, default 5,000,000; rounds, default 3)
  * </pre>
  */
 public final class ObjectStorageLakeBenchmark {
@@ -46,13 +47,9 @@ public final class ObjectStorageLakeBenchmark {
     private record Round(double tieringRowsPerSecond, double unionRowsPerSecond) {}
 
     public static void main(String[] args) throws Exception {
-        List<String> values = new ArrayList<>();
-        for (String arg : args) {
-            values.addAll(List.of(arg.trim().split("\\s+")));
-        }
-        values.removeIf(String::isEmpty);
-        int rows = values.size() > 0 ? Integer.parseInt(values.get(0)) : 2_000_000;
-        int rounds = values.size() > 1 ? Integer.parseInt(values.get(1)) : 3;
+        ScanBenchArgs parsed = ScanBenchArgs.parse(args, "tiering,union");
+        int rows = parsed.rows();
+        int rounds = parsed.rounds();
 
         Path dataDir = Files.createTempDirectory("riffle-s3-bench");
         BlobStoreContext blobs = ContextBuilder.newBuilder("transient").build(BlobStoreContext.class);

@@ -18,7 +18,6 @@ import java.util.Map;
 import java.util.TreeMap;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
-import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.table.Table;
@@ -131,21 +130,11 @@ class LakeOnObjectStorageIT {
                 writer.flush();
             }
             upsert(connection, 300, 350, "new", oracle);
-            Map<Integer, String> read = new TreeMap<>();
             try (Riffle riffle = Riffle.using(connection, allocator);
                     TableReader reader = unionRead(cluster, riffle, path).createReader()) {
                 assertThat(reader.lakeSnapshotId()).isPresent();
-                while (reader.hasNext()) {
-                    try (VectorSchemaRoot batch = reader.next().root()) {
-                        for (int i = 0; i < batch.getRowCount(); i++) {
-                            Integer id = (Integer) batch.getVector("id").getObject(i);
-                            assertThat(read.put(id, batch.getVector("name").getObject(i).toString()))
-                                    .as("key %s read twice", id).isNull();
-                        }
-                    }
-                }
+                assertThat(UnionReadIT.namesById(reader)).isEqualTo(oracle);
             }
-            assertThat(read).isEqualTo(oracle);
             assertThat(allocator.getAllocatedMemory()).isZero();
         }
     }

@@ -130,37 +130,17 @@ class UnionReadIT {
             writer.flush();
         }
 
-        Map<Integer, String> rows = new TreeMap<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
                 TableReader reader = unionRead(cluster, riffle, path).columns(List.of("name", "id")).createReader()) {
             assertThat(reader.schema().getFields()).extracting(f -> f.getName()).containsExactly("name", "id");
-            while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next().root()) {
-                    for (int i = 0; i < batch.getRowCount(); i++) {
-                        Integer id = (Integer) batch.getVector(1).getObject(i);
-                        assertThat(rows.put(id, batch.getVector(0).getObject(i).toString()))
-                                .as("key %s read twice", id).isNull();
-                    }
-                }
-            }
+            assertThat(namesById(reader)).isEqualTo(oracle);
         }
-        assertThat(rows).isEqualTo(oracle);
 
         // A tail longer than what may stay in memory keeps only its keys and is read twice: same rows.
-        Map<Integer, String> replayed = new TreeMap<>();
         try (Riffle riffle = Riffle.using(connection, allocator);
                 TableReader reader = unionRead(cluster, riffle, path).tailRowsInMemory(10).createReader()) {
-            while (reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next().root()) {
-                    for (int i = 0; i < batch.getRowCount(); i++) {
-                        Integer id = (Integer) batch.getVector("id").getObject(i);
-                        assertThat(replayed.put(id, batch.getVector("name").getObject(i).toString()))
-                                .as("key %s read twice", id).isNull();
-                    }
-                }
-            }
+            assertThat(namesById(reader)).isEqualTo(oracle);
         }
-        assertThat(replayed).isEqualTo(oracle);
 
         // A filter goes to the lake and is checked again after the merge: a lake row that matches but
         // whose key the tail changed to a value that does not match must not come back.
@@ -211,6 +191,21 @@ class UnionReadIT {
             }
         }
         assertThat(ids).containsExactlyInAnyOrderElementsOf(range(0, 300));
+    }
+
+    /** Every row of a reader of {@code id} and {@code name}, as id to name, failing on a key read twice. */
+    static Map<Integer, String> namesById(TableReader reader) throws Exception {
+        Map<Integer, String> rows = new TreeMap<>();
+        while (reader.hasNext()) {
+            try (VectorSchemaRoot batch = reader.next().root()) {
+                for (int i = 0; i < batch.getRowCount(); i++) {
+                    Integer id = (Integer) batch.getVector("id").getObject(i);
+                    assertThat(rows.put(id, batch.getVector("name").getObject(i).toString()))
+                            .as("key %s read twice", id).isNull();
+                }
+            }
+        }
+        return rows;
     }
 
     static UnionRead unionRead(LocalCluster cluster, Riffle riffle, TablePath path) {
