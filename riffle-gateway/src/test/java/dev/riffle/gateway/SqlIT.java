@@ -109,6 +109,36 @@ class SqlIT {
     }
 
     @Test
+    void temporalParametersAreGivenAsTheJsonApiWritesThem(Api api, TestNames names) {
+        this.api = api;
+        TablePath path = createTable(api, names.table("times"), "[{\"name\": \"id\", \"type\": \"INT\"},"
+                + " {\"name\": \"ts\", \"type\": \"TIMESTAMP(9)\"}, {\"name\": \"d\", \"type\": \"DATE\"},"
+                + " {\"name\": \"ltz\", \"type\": \"TIMESTAMP_LTZ(6)\"}]", ", \"primary_key\": [\"id\"]");
+        String table = path.getDatabaseName() + ".\"" + path.getTableName() + "\"";
+        // Written through SQL with parameters, as text the way the JSON API writes these types.
+        Api.Response inserted = sql("INSERT INTO " + table + " VALUES (?, ?, ?, ?)",
+                "[1, \"2024-06-01T12:30:00.123456789\", \"2024-06-01\", \"2024-06-01T10:30:00.000001Z\"]");
+        assertThat(inserted.status()).as(inserted.text()).isEqualTo(200);
+        JsonNode row = api.get(tableUrl(path) + "/rows/1").json();
+        assertThat(row.get("ts").asText()).isEqualTo("2024-06-01T12:30:00.123456789");
+        assertThat(row.get("d").asText()).isEqualTo("2024-06-01");
+        assertThat(row.get("ltz").asText()).isEqualTo("2024-06-01T10:30:00.000001Z");
+
+        // Compared as parameters, with every digit: the exact value finds the row, a nanosecond off does not.
+        Api.Response found = sql("SELECT id, ts FROM " + table + " WHERE ts = ?", "[\"2024-06-01T12:30:00.123456789\"]");
+        assertThat(found.status()).as(found.text()).isEqualTo(200);
+        assertThat(found.json().get("rows").toString()).isEqualTo("[{\"id\":1,\"ts\":\"2024-06-01T12:30:00.123456789\"}]");
+        assertThat(sql("SELECT id FROM " + table + " WHERE ts = ?", "[\"2024-06-01T12:30:00.123456788\"]")
+                .json().get("rowCount").asInt()).isZero();
+        assertThat(sql("SELECT id FROM " + table + " WHERE d = ?", "[\"2024-06-01\"]").json().get("rowCount").asInt())
+                .isEqualTo(1);
+
+        Api.Response bad = sql("SELECT id FROM " + table + " WHERE ts = ?", "[\"yesterday\"]");
+        assertThat(bad.status()).as(bad.text()).isEqualTo(400);
+        assertThat(bad.errorMessage()).contains("Parameter 1", "TIMESTAMP", "'yesterday'");
+    }
+
+    @Test
     void ddlAndInsertsRunThroughSqlAndARecreatedTableIsReadAnew(Api api, TestNames names) {
         this.api = api;
         String db = names.database("sqlddl");

@@ -464,9 +464,13 @@ public final class LocalCluster implements AutoCloseable {
          */
         public Builder lakeOption(String key, String value) {
             requireNonNull(key, "key is null");
-            if (key.startsWith(LAKE_PREFIX) || key.equals("metastore") && !"filesystem".equals(value)) {
-                throw new IllegalArgumentException("Lake option '" + key + "' is named as Paimon names it, without "
-                        + LAKE_PREFIX + "; the metastore is always filesystem here");
+            if (key.startsWith(LAKE_PREFIX)) {
+                throw new IllegalArgumentException("Lake option '" + key + "': give it as Paimon names it, without "
+                        + LAKE_PREFIX);
+            }
+            if (key.equals("metastore") && !"filesystem".equals(value)) {
+                throw new IllegalArgumentException("Lake option metastore=" + value + ": the embedded cluster's lake"
+                        + " uses Paimon's filesystem metastore");
             }
             lakeOptions.put(key, requireNonNull(value, "value of lake option " + key + " is null"));
             return this;

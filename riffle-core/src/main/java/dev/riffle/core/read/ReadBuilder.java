@@ -408,7 +408,7 @@ public final class ReadBuilder {
             case CHANGELOG_SCAN -> logReader(true);
             case LAKE_SCAN -> lakeReader(true);
             case UNION_SCAN -> lakeReader(false);
-            case SNAPSHOT_SCAN -> snapshotReader();
+            case SNAPSHOT_SCAN -> CurrentRowsReader.open(this::snapshotReader, CURRENT_ROWS_ATTEMPTS, CURRENT_ROWS_PAUSE);
             case KV_LIMIT_SCAN -> kvLimitScan(spec.columns().orElse(allColumns()), spec.limit().getAsLong());
         };
     }
@@ -620,6 +620,9 @@ public final class ReadBuilder {
     // ---- columns
 
     private static final List<String> CHANGELOG_COLUMNS = ChangelogColumns.NAMES;
+    /** How often a current-rows read is opened again when the log past its snapshots expires as it starts. */
+    private static final int CURRENT_ROWS_ATTEMPTS = 4;
+    private static final Duration CURRENT_ROWS_PAUSE = Duration.ofSeconds(1);
 
     private List<String> allColumns() {
         return table.getRowType().getFieldNames();

@@ -33,7 +33,8 @@ public final class SqlStatements {
 
     /**
      * @param parameters the {@code ?} values in order, as JDBC setters take them ({@code Boolean},
-     *     {@code Integer}, {@code Long}, {@code BigDecimal}, {@code String}, or {@code null})
+     *     {@code Integer}, {@code Long}, {@code BigDecimal}, {@code String}, or {@code null}); a
+     *     string for a date, time or timestamp parameter is read as the JSON API writes that type
      * @throws SQLException what the SQL layer says of a statement that does not parse, plan or run
      */
     public static SqlResult run(RequestContext request, String sql, List<Object> parameters) throws SQLException {
@@ -71,15 +72,17 @@ public final class SqlStatements {
         }
         try {
             PreparedStatement statement = lease.prepare(sql);
-            for (int i = 0; i < parameters.size(); i++) {
-                statement.setObject(i + 1, parameters.get(i));
+            List<Object> bound = parameters.stream().anyMatch(String.class::isInstance)
+                    ? TemporalParameters.typed(statement.getParameterMetaData(), parameters) : parameters;
+            for (int i = 0; i < bound.size(); i++) {
+                statement.setObject(i + 1, bound.get(i));
             }
             statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, request.limits().scanTimeout().toSeconds()));
             Optional<DirectRead> direct = DirectRead.of(statement);
             if (direct.isPresent()) {
                 return new SqlResult.Rows(part.isPresent()
-                        ? direct.get().open(parameters, request.allocator(), part.get())
-                        : direct.get().open(parameters, request.allocator()), true, lease);
+                        ? direct.get().open(bound, request.allocator(), part.get())
+                        : direct.get().open(bound, request.allocator()), true, lease);
             }
             if (part.isPresent()) {
                 throw new SQLException("The statement is not a bare table read, so it cannot be read in parts");
@@ -137,8 +140,10 @@ public final class SqlStatements {
             throw new SQLException(e.getMessage(), e);
         }
         try (SqlConnections.Lease lease = request.session().sql().borrow()) {
-            Optional<DirectRead> direct = DirectRead.of(lease.prepare(sql));
-            return direct.isEmpty() ? Optional.empty() : direct.get().stopOffsets(parameters, request.allocator());
+            PreparedStatement statement = lease.prepare(sql);
+            Optional<DirectRead> direct = DirectRead.of(statement);
+            return direct.isEmpty() ? Optional.empty() : direct.get().stopOffsets(
+                    TemporalParameters.typed(statement.getParameterMetaData(), parameters), request.allocator());
         }
     }
 
