@@ -54,7 +54,8 @@ final class StuckClientReport {
     static boolean isIdle(StackTraceElement[] frames) {
         for (int i = 0; i < Math.min(6, frames.length); i++) {
             String method = frames[i].getMethodName();
-            if (method.startsWith("epollWait") || method.equals("getTask") || method.equals("take")) {
+            if (method.startsWith("epollWait") || method.equals("getTask") || method.equals("take")
+                    || method.equals("poll")) {
                 return true;
             }
         }
