@@ -27,6 +27,8 @@ public final class TestTables {
         try (Admin admin = connection.getAdmin()) {
             admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys).build(), false)
                     .get(60, TimeUnit.SECONDS);
+            // Fluss 0.9.1 can cache "no leader" for a table asked about before its leaders exist.
+            dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) connection, path, java.time.Duration.ofSeconds(30), java.util.concurrent.ForkJoinPool.commonPool()).get();
         }
     }
 

@@ -28,6 +28,8 @@ final class SqlFixtures {
         try (Admin admin = fluss.getAdmin()) {
             admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, bucketKeys).build(),
                     false).get();
+            // Fluss 0.9.1 can cache "no leader" for a table asked about before its leaders exist.
+            dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) fluss, path, java.time.Duration.ofSeconds(30), java.util.concurrent.ForkJoinPool.commonPool()).get();
         }
     }
 

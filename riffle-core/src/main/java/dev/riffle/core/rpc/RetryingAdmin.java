@@ -6,6 +6,7 @@ import java.lang.reflect.InvocationTargetException;
 import java.lang.reflect.Method;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -15,6 +16,8 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.metadata.PartitionSpec;
+import org.apache.fluss.metadata.TablePath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -48,12 +51,42 @@ public final class RetryingAdmin {
 
     private RetryingAdmin() {}
 
-    /** The admin of {@code connection}, retrying its read-only calls. */
+    /**
+     * The admin of {@code connection}, retrying its read-only calls; its {@code createTable} and
+     * {@code createPartition} complete once the new buckets have leaders ({@link TableReadiness}),
+     * so a write right after them does not meet Fluss 0.9.1's leaderless metadata.
+     */
     public static Admin of(FlussConnection connection) {
         requireNonNull(connection, "connection is null");
-        return wrap(connection.getOrCreateAdmin(),
+        Admin retrying = wrap(connection.getOrCreateAdmin(),
                 () -> connection.getMetadataUpdater().updateMetadata(Set.of(), Set.of(), Set.of()), POLICY);
+        return (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[] {Admin.class},
+                (proxy, method, args) -> {
+                    if (method.getDeclaringClass() == Object.class) {
+                        return objectMethod(proxy, method, args);
+                    }
+                    Object result = invoke(retrying, method, args);
+                    if (method.getName().equals("createTable") && args != null && args.length > 0
+                            && args[0] instanceof TablePath path && result instanceof CompletableFuture<?> created) {
+                        return created.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
+                                .thenApply(ready -> done));
+                    }
+                    if (method.getName().equals("createPartition") && args != null && args.length > 1
+                            && args[0] instanceof TablePath path && args[1] instanceof PartitionSpec spec
+                            && result instanceof CompletableFuture<?> created) {
+                        return created.thenCompose(done -> retrying.listPartitionInfos(path, spec)
+                                .thenCompose(partitions -> CompletableFuture.allOf(partitions.stream()
+                                        .map(info -> TableReadiness.await(connection, path,
+                                                Optional.of(info.getPartitionName()), READY_TIMEOUT, RETRIES))
+                                        .toArray(CompletableFuture[]::new)))
+                                .thenApply(ready -> done));
+                    }
+                    return result;
+                });
     }
+
+    /** How long a created table's call waits for its buckets' leaders, at most. */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
 
     /**
      * @param refresh refreshes the cluster the admin routes by (blocking; runs on a retry's thread)

@@ -50,6 +50,8 @@ public class TieringServiceIT {
             admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
                     .property("table.datalake.enabled", "true")
                     .property("table.datalake.freshness", "1s").build(), false).get();
+                    // Fluss 0.9.1 can cache "no leader" for a table asked about before its leaders exist.
+                    dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) connection, path, java.time.Duration.ofSeconds(30), java.util.concurrent.ForkJoinPool.commonPool()).get();
         }
     }
 

@@ -64,6 +64,16 @@ class UnionReadModelIT {
                 descriptor = entry.getValue().getPrimaryKey().isPresent()
                         ? descriptor.distributedBy(3, "id") : descriptor.distributedBy(3);
                 admin.createTable(entry.getKey(), descriptor.build(), false).get();
+                // The partitions exist before the writes: a partition the writer creates on the fly
+                // meets Fluss 0.9.1's race between a tablet server's metadata cache and the new
+                // partition's leaders (see TableReadiness), which can leave its writes waiting for good.
+                for (String partition : PARTITIONS) {
+                    admin.createPartition(entry.getKey(), new org.apache.fluss.metadata.PartitionSpec(
+                            Map.of("p", partition)), false).get();
+                    dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) connection,
+                            entry.getKey(), java.util.Optional.of(partition), java.time.Duration.ofSeconds(30),
+                            java.util.concurrent.ForkJoinPool.commonPool()).get();
+                }
             }
         }
 
