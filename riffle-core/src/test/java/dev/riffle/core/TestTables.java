@@ -1,8 +1,9 @@
 package dev.riffle.core;
 
+import org.apache.fluss.client.FlussConnection;
+import dev.riffle.core.rpc.RetryingAdmin;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.Connection;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.metadata.Schema;
@@ -24,12 +25,10 @@ public final class TestTables {
 
     public static void create(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
             throws Exception {
-        try (Admin admin = connection.getAdmin()) {
-            admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys).build(), false)
-                    .get(60, TimeUnit.SECONDS);
-            // Fluss 0.9.1 can cache "no leader" for a table asked about before its leaders exist.
-            dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) connection, path, java.time.Duration.ofSeconds(30), java.util.concurrent.ForkJoinPool.commonPool()).get();
-        }
+        // Through RetryingAdmin: its createTable returns once the buckets have leaders (TableReadiness).
+        RetryingAdmin.of((FlussConnection) connection)
+                .createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys).build(), false)
+                .get(60, TimeUnit.SECONDS);
     }
 
     public static GenericRow event(int id) {

@@ -1,5 +1,7 @@
 package dev.riffle.sql;
 
+import org.apache.fluss.client.FlussConnection;
+import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.local.LocalCluster;
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -10,7 +12,6 @@ import java.sql.Statement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.StringJoiner;
-import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
@@ -25,12 +26,10 @@ final class SqlFixtures {
 
     static void createTable(org.apache.fluss.client.Connection fluss, TablePath path, Schema schema, int buckets,
             String... bucketKeys) throws Exception {
-        try (Admin admin = fluss.getAdmin()) {
-            admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, bucketKeys).build(),
-                    false).get();
-            // Fluss 0.9.1 can cache "no leader" for a table asked about before its leaders exist.
-            dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) fluss, path, java.time.Duration.ofSeconds(30), java.util.concurrent.ForkJoinPool.commonPool()).get();
-        }
+        // Through RetryingAdmin: its createTable returns once the buckets have leaders (TableReadiness).
+        RetryingAdmin.of((FlussConnection) fluss)
+                .createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, bucketKeys).build(),
+                        false).get();
     }
 
     /** Each row as "a|b|c", in result order. */

@@ -58,31 +58,9 @@ public final class RetryingAdmin {
      */
     public static Admin of(FlussConnection connection) {
         requireNonNull(connection, "connection is null");
-        Admin retrying = wrap(connection.getOrCreateAdmin(),
-                () -> connection.getMetadataUpdater().updateMetadata(Set.of(), Set.of(), Set.of()), POLICY);
-        return (Admin) Proxy.newProxyInstance(Admin.class.getClassLoader(), new Class<?>[] {Admin.class},
-                (proxy, method, args) -> {
-                    if (method.getDeclaringClass() == Object.class) {
-                        return objectMethod(proxy, method, args);
-                    }
-                    Object result = invoke(retrying, method, args);
-                    if (method.getName().equals("createTable") && args != null && args.length > 0
-                            && args[0] instanceof TablePath path && result instanceof CompletableFuture<?> created) {
-                        return created.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
-                                .thenApply(ready -> done));
-                    }
-                    if (method.getName().equals("createPartition") && args != null && args.length > 1
-                            && args[0] instanceof TablePath path && args[1] instanceof PartitionSpec spec
-                            && result instanceof CompletableFuture<?> created) {
-                        return created.thenCompose(done -> retrying.listPartitionInfos(path, spec)
-                                .thenCompose(partitions -> CompletableFuture.allOf(partitions.stream()
-                                        .map(info -> TableReadiness.await(connection, path,
-                                                Optional.of(info.getPartitionName()), READY_TIMEOUT, RETRIES))
-                                        .toArray(CompletableFuture[]::new)))
-                                .thenApply(ready -> done));
-                    }
-                    return result;
-                });
+        return proxy(connection.getOrCreateAdmin(),
+                () -> connection.getMetadataUpdater().updateMetadata(Set.of(), Set.of(), Set.of()), POLICY,
+                Optional.of(connection));
     }
 
     /** How long a created table's call waits for its buckets' leaders, at most. */
@@ -92,6 +70,12 @@ public final class RetryingAdmin {
      * @param refresh refreshes the cluster the admin routes by (blocking; runs on a retry's thread)
      */
     public static Admin wrap(Admin admin, RetryPolicy.Refresh refresh, RetryPolicy policy) {
+        return proxy(admin, refresh, policy, Optional.empty());
+    }
+
+    /** @param readiness the connection whose coordinator says when a created table is ready, if any */
+    private static Admin proxy(Admin admin, RetryPolicy.Refresh refresh, RetryPolicy policy,
+            Optional<FlussConnection> readiness) {
         requireNonNull(admin, "admin is null");
         requireNonNull(refresh, "refresh is null");
         requireNonNull(policy, "policy is null");
@@ -101,12 +85,36 @@ public final class RetryingAdmin {
                         return objectMethod(proxy, method, args);
                     }
                     if (!readOnly(method)) {
-                        return invoke(admin, method, args);
+                        Object result = invoke(admin, method, args);
+                        return readiness.isPresent() && result instanceof CompletableFuture<?> call
+                                ? ready(readiness.get(), (Admin) proxy, method, args, call) : result;
                     }
                     CompletableFuture<Object> answer = new CompletableFuture<>();
                     attempt(admin, method, args, refresh, policy, 1, policy.firstBackoff(), answer);
                     return answer;
                 });
+    }
+
+    /**
+     * A {@code createTable} or {@code createPartition} call that completes once the new buckets
+     * have leaders ({@link TableReadiness}); any other call as it is.
+     */
+    private static CompletableFuture<?> ready(FlussConnection connection, Admin admin, Method method, Object[] args,
+            CompletableFuture<?> call) {
+        if (method.getName().equals("createTable") && args[0] instanceof TablePath path) {
+            return call.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
+                    .thenApply(ready -> done));
+        }
+        if (method.getName().equals("createPartition") && args[0] instanceof TablePath path
+                && args[1] instanceof PartitionSpec spec) {
+            return call.thenCompose(done -> admin.listPartitionInfos(path, spec)
+                    .thenCompose(partitions -> CompletableFuture.allOf(partitions.stream()
+                            .map(info -> TableReadiness.await(connection, path, Optional.of(info.getPartitionName()),
+                                    READY_TIMEOUT, RETRIES))
+                            .toArray(CompletableFuture[]::new)))
+                    .thenApply(ready -> done));
+        }
+        return call;
     }
 
     /** Whether a call only reads, returns a future, and so may be sent again. */

@@ -43,6 +43,32 @@ public final class ValueText {
         return Instant.ofEpochSecond(epochSecond, nanoOfSecond).toString();
     }
 
+    /**
+     * A TIMESTAMP read back from its text: {@code 2024-06-01T12:30:00.123456789}, a space taken for
+     * the {@code T}; every digit kept.
+     *
+     * @throws java.time.DateTimeException when the text is not one
+     */
+    public static LocalDateTime parseTimestamp(String text) {
+        return LocalDateTime.parse(text.trim().replace(' ', 'T'));
+    }
+
+    /**
+     * A TIMESTAMP_LTZ read back from its text: an instant with {@code Z}
+     * ({@code 2024-06-01T10:30:00.000001Z}) or with an offset ({@code +02:00}); a space taken for
+     * the {@code T}.
+     *
+     * @throws java.time.DateTimeException when the text is not one
+     */
+    public static Instant parseInstant(String text) {
+        String iso = text.trim().replace(' ', 'T');
+        try {
+            return Instant.parse(iso);
+        } catch (java.time.DateTimeException e) {
+            return java.time.OffsetDateTime.parse(iso).toInstant();
+        }
+    }
+
     public static String binary(byte[] value) {
         return BASE64.encodeToString(value);
     }

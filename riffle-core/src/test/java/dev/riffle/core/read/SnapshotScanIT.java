@@ -1,5 +1,7 @@
 package dev.riffle.core.read;
 
+import org.apache.fluss.client.FlussConnection;
+import dev.riffle.core.rpc.RetryingAdmin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -313,9 +315,8 @@ class SnapshotScanIT {
             admin.createDatabase("snap", DatabaseDescriptor.EMPTY, true).get();
             TableDescriptor.Builder descriptor = TableDescriptor.builder().schema(SCHEMA).distributedBy(buckets);
             properties.forEach(descriptor::property);
-            admin.createTable(path, descriptor.build(), false).get();
-            // Fluss 0.9.1 can cache "no leader" for a table asked about before its leaders exist.
-            dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) connection, path, java.time.Duration.ofSeconds(30), java.util.concurrent.ForkJoinPool.commonPool()).get();
+            // Through RetryingAdmin: its createTable returns once the buckets have leaders (TableReadiness).
+            RetryingAdmin.of((FlussConnection) connection).createTable(path, descriptor.build(), false).get();
         }
     }
 

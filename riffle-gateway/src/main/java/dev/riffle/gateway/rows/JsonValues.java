@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.types.TemporalRange;
 import dev.riffle.core.values.FlussValueSink;
+import dev.riffle.core.values.ValueText;
 import dev.riffle.gateway.http.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
@@ -15,7 +16,6 @@ import java.time.Instant;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.Iterator;
@@ -255,7 +255,7 @@ public final class JsonValues {
         expect(node.isTextual(), node, type);
         LocalDateTime value;
         try {
-            value = LocalDateTime.parse(node.asText().replace(' ', 'T'));
+            value = ValueText.parseTimestamp(node.asText());
         } catch (DateTimeException e) {
             throw new InvalidValueException("'" + clip(node.asText()) + "' is not a " + type
                     + " like 2024-06-01T12:30:00.250 (or epoch milliseconds)");
@@ -271,17 +271,12 @@ public final class JsonValues {
             return TimestampLtz.fromEpochMillis(node.asLong());
         }
         expect(node.isTextual(), node, type);
-        String text = node.asText().replace(' ', 'T');
         Instant value;
         try {
-            value = Instant.parse(text);
+            value = ValueText.parseInstant(node.asText());
         } catch (DateTimeException e) {
-            try {
-                value = OffsetDateTime.parse(text).toInstant();
-            } catch (DateTimeException again) {
-                throw new InvalidValueException("'" + clip(node.asText()) + "' is not a " + type
-                        + " like 2024-06-01T12:30:00Z (an instant with Z or an offset, or epoch milliseconds)");
-            }
+            throw new InvalidValueException("'" + clip(node.asText()) + "' is not a " + type
+                    + " like 2024-06-01T12:30:00Z (an instant with Z or an offset, or epoch milliseconds)");
         }
         inRange(TemporalRange.instant(value, precision));
         return TimestampLtz.fromInstant(value);

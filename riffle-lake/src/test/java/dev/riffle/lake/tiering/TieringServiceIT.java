@@ -1,5 +1,7 @@
 package dev.riffle.lake.tiering;
 
+import org.apache.fluss.client.FlussConnection;
+import dev.riffle.core.rpc.RetryingAdmin;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
@@ -46,13 +48,10 @@ public class TieringServiceIT {
 
     public static void createLakeTable(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
             throws Exception {
-        try (Admin admin = connection.getAdmin()) {
-            admin.createTable(path, TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
-                    .property("table.datalake.enabled", "true")
-                    .property("table.datalake.freshness", "1s").build(), false).get();
-                    // Fluss 0.9.1 can cache "no leader" for a table asked about before its leaders exist.
-                    dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) connection, path, java.time.Duration.ofSeconds(30), java.util.concurrent.ForkJoinPool.commonPool()).get();
-        }
+        // Through RetryingAdmin: its createTable returns once the buckets have leaders (TableReadiness).
+        RetryingAdmin.of((FlussConnection) connection).createTable(path, TableDescriptor.builder().schema(schema)
+                .distributedBy(buckets, keys).property("table.datalake.enabled", "true")
+                .property("table.datalake.freshness", "1s").build(), false).get();
     }
 
     @Test

@@ -66,13 +66,12 @@ class UnionReadModelIT {
                 admin.createTable(entry.getKey(), descriptor.build(), false).get();
                 // The partitions exist before the writes: a partition the writer creates on the fly
                 // meets Fluss 0.9.1's race between a tablet server's metadata cache and the new
-                // partition's leaders (see TableReadiness), which can leave its writes waiting for good.
+                // partition's leaders (see TableReadiness), which can leave its writes waiting for good;
+                // RetryingAdmin's createPartition returns once the partition's buckets have leaders.
                 for (String partition : PARTITIONS) {
-                    admin.createPartition(entry.getKey(), new org.apache.fluss.metadata.PartitionSpec(
-                            Map.of("p", partition)), false).get();
-                    dev.riffle.core.rpc.TableReadiness.await((org.apache.fluss.client.FlussConnection) connection,
-                            entry.getKey(), java.util.Optional.of(partition), java.time.Duration.ofSeconds(30),
-                            java.util.concurrent.ForkJoinPool.commonPool()).get();
+                    dev.riffle.core.rpc.RetryingAdmin.of((org.apache.fluss.client.FlussConnection) connection)
+                            .createPartition(entry.getKey(), new org.apache.fluss.metadata.PartitionSpec(
+                                    Map.of("p", partition)), false).get();
                 }
             }
         }

@@ -1,17 +1,16 @@
 package dev.riffle.server.sql;
 
+import dev.riffle.core.values.ValueText;
 import java.sql.Date;
 import java.sql.ParameterMetaData;
 import java.sql.SQLException;
 import java.sql.Time;
-import java.sql.Timestamp;
 import java.sql.Types;
+import java.time.DateTimeException;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
-import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
@@ -20,7 +19,8 @@ import java.util.Locale;
  * Text parameters of date and time types, as a JSON client sends them (JSON has no such types): the
  * text the JSON API writes for the type ({@code 2024-06-01}, {@code 12:30:00.5},
  * {@code 2024-06-01T12:30:00.123456789}, {@code 2024-06-01T10:30:00Z}; a space for the {@code T}
- * is taken too) becomes the value JDBC binds for it, a timestamp with every digit. Bound as text,
+ * is taken too; read by {@link ValueText}, as the JSON API reads written rows) becomes the value
+ * JDBC binds for it, a timestamp with every digit. Bound as text,
  * Avatica would read a timestamp with {@code Timestamp.valueOf}, which refuses the ISO form.
  *
  * <pre>{@code
@@ -58,17 +58,15 @@ final class TemporalParameters {
                 || jdbcType == Types.TIMESTAMP_WITH_TIMEZONE;
         try {
             if (instant) {
-                String iso = text.replace(' ', 'T');
-                return OffsetDateTime.parse(iso.endsWith("Z") || iso.matches(".*[+-]\\d\\d:\\d\\d$") ? iso : iso + "Z")
-                        .withOffsetSameInstant(ZoneOffset.UTC).toLocalDateTime();
+                return LocalDateTime.ofInstant(ValueText.parseInstant(text), ZoneOffset.UTC);
             }
             return switch (jdbcType) {
-                case Types.TIMESTAMP -> LocalDateTime.parse(text.replace(' ', 'T'));
+                case Types.TIMESTAMP -> ValueText.parseTimestamp(text);
                 case Types.DATE -> Date.valueOf(LocalDate.parse(text));
                 case Types.TIME -> Time.valueOf(LocalTime.parse(text));
                 default -> text;
             };
-        } catch (DateTimeParseException e) {
+        } catch (DateTimeException e) {
             throw new SQLException("Parameter " + index + " is a " + (name.isEmpty() ? "date or time" : name) + ": '"
                     + text + "' is not one (write it as the JSON API does, for example "
                     + example(jdbcType, instant) + ")", e);
