@@ -17,6 +17,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.PartitionSpec;
+import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -63,8 +64,11 @@ public final class RetryingAdmin {
                 Optional.of(connection));
     }
 
-    /** How long a created table's call waits for its buckets' leaders, at most. */
-    private static final Duration READY_TIMEOUT = Duration.ofSeconds(30);
+    /**
+     * How long a created table's call waits for its buckets' leaders before taking the creation for
+     * lost (an election takes well under a second when the coordinator saw the table).
+     */
+    private static final Duration READY_TIMEOUT = Duration.ofSeconds(15);
 
     /**
      * @param refresh refreshes the cluster the admin routes by (blocking; runs on a retry's thread)
@@ -87,7 +91,7 @@ public final class RetryingAdmin {
                     if (!readOnly(method)) {
                         Object result = invoke(admin, method, args);
                         return readiness.isPresent() && result instanceof CompletableFuture<?> call
-                                ? ready(readiness.get(), (Admin) proxy, method, args, call) : result;
+                                ? ready(readiness.get(), (Admin) proxy, admin, method, args, call) : result;
                     }
                     CompletableFuture<Object> answer = new CompletableFuture<>();
                     attempt(admin, method, args, refresh, policy, 1, policy.firstBackoff(), answer);
@@ -99,8 +103,14 @@ public final class RetryingAdmin {
      * A {@code createTable} or {@code createPartition} call that completes once the new buckets
      * have leaders ({@link TableReadiness}); any other call as it is.
      */
-    private static CompletableFuture<?> ready(FlussConnection connection, Admin admin, Method method, Object[] args,
-            CompletableFuture<?> call) {
+    private static CompletableFuture<?> ready(FlussConnection connection, Admin admin, Admin plain, Method method,
+            Object[] args, CompletableFuture<?> call) {
+        if (method.getName().equals("createTable") && args[0] instanceof TablePath path
+                && args[1] instanceof TableDescriptor descriptor && Boolean.FALSE.equals(args[2])) {
+            return call.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
+                    .thenCompose(ready -> ready ? CompletableFuture.completedFuture(done)
+                            : createdAgain(connection, plain, path, descriptor).thenApply(again -> done)));
+        }
         if (method.getName().equals("createTable") && args[0] instanceof TablePath path) {
             return call.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
                     .thenApply(ready -> done));
@@ -115,6 +125,21 @@ public final class RetryingAdmin {
                     .thenApply(ready -> done));
         }
         return call;
+    }
+
+    /**
+     * A table this call created whose buckets got no leader: the coordinator missed its creation
+     * (apache/fluss#1018 in Fluss 0.9.1) and never will elect them, and nothing can have been
+     * written to it. Dropped and created again, once, through {@code plain} (the admin without
+     * this wrapper, so a second loss is only reported); the new table is waited for like the first.
+     */
+    private static CompletableFuture<Boolean> createdAgain(FlussConnection connection, Admin admin, TablePath path,
+            TableDescriptor descriptor) {
+        LOG.warn("The coordinator elected no leaders for {} within {} of its creation (the lost creation event of"
+                + " apache/fluss#1018); dropping it and creating it again", path, READY_TIMEOUT);
+        return admin.dropTable(path, true)
+                .thenCompose(dropped -> admin.createTable(path, descriptor, false))
+                .thenCompose(created -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES));
     }
 
     /** Whether a call only reads, returns a future, and so may be sent again. */

@@ -29,6 +29,11 @@ import org.slf4j.LoggerFactory;
  * from its own state and is cached nowhere, until the leaders exist closes that window: a tablet
  * server that reads ZooKeeper after it finds them there.
  *
+ * <p>It also tells when the leaders never come: Fluss 0.9.1's coordinator can miss a table's
+ * creation altogether (apache/fluss#1018, fixed upstream by #2710: its ZooKeeper cache reports the
+ * new table node already filled in, and the change event the coordinator waits for never fires),
+ * and then never elects its leaders; {@link RetryingAdmin} creates such a table again.
+ *
  * <pre>{@code
  * admin.createTable(path, descriptor, false).get();
  * TableReadiness.await(connection, path, Duration.ofSeconds(30), executor).get();
@@ -41,13 +46,13 @@ public final class TableReadiness {
     private TableReadiness() {}
 
     /**
-     * Completes once every bucket of {@code path} has a leader in the coordinator's view (a
-     * partitioned table at once: its buckets come with its partitions), or once {@code timeout}
-     * has passed (then with a warning: the table exists, and a leader may still come).
+     * Completes with true once every bucket of {@code path} has a leader in the coordinator's view
+     * (a partitioned table at once: its buckets come with its partitions), or with false once
+     * {@code timeout} has passed (with a warning).
      *
      * @param executor where the polls wait between tries (not an RPC thread)
      */
-    public static CompletableFuture<Void> await(FlussConnection connection, TablePath path, Duration timeout,
+    public static CompletableFuture<Boolean> await(FlussConnection connection, TablePath path, Duration timeout,
             Executor executor) {
         return await(connection, path, Optional.empty(), timeout, executor);
     }
@@ -57,20 +62,20 @@ public final class TableReadiness {
      * partitioned table (its name, as {@code admin.listPartitionInfos} gives it) when present: the
      * server caches a partition it reads from ZooKeeper the same way.
      */
-    public static CompletableFuture<Void> await(FlussConnection connection, TablePath path, Optional<String> partition,
-            Duration timeout, Executor executor) {
+    public static CompletableFuture<Boolean> await(FlussConnection connection, TablePath path,
+            Optional<String> partition, Duration timeout, Executor executor) {
         requireNonNull(connection, "connection is null");
         requireNonNull(path, "path is null");
         requireNonNull(partition, "partition is null");
         requireNonNull(timeout, "timeout is null");
         requireNonNull(executor, "executor is null");
-        CompletableFuture<Void> ready = new CompletableFuture<>();
+        CompletableFuture<Boolean> ready = new CompletableFuture<>();
         poll(connection, path, partition, System.nanoTime() + timeout.toNanos(), timeout, executor, ready);
         return ready;
     }
 
     private static void poll(FlussConnection connection, TablePath path, Optional<String> partition,
-            long deadlineNanos, Duration timeout, Executor executor, CompletableFuture<Void> ready) {
+            long deadlineNanos, Duration timeout, Executor executor, CompletableFuture<Boolean> ready) {
         MetadataRequest request = new MetadataRequest();
         request.addTablePath().setDatabaseName(path.getDatabaseName()).setTableName(path.getTableName());
         partition.ifPresent(name -> request.addPartitionsPath().setDatabaseName(path.getDatabaseName())
@@ -84,14 +89,14 @@ public final class TableReadiness {
         answer.whenComplete((response, failure) -> {
             if (failure == null && (partition.isPresent() ? leadersKnown(response, partition.get())
                     : leadersKnown(response, path))) {
-                ready.complete(null);
+                ready.complete(true);
                 return;
             }
             if (System.nanoTime() - deadlineNanos > 0) {
                 LOG.warn("The buckets of {}{} have no leader {} s after it was created{}; writes to it wait until they do",
                         path, partition.map(name -> " partition " + name).orElse(""), timeout.toSeconds(),
                         failure == null ? "" : " (last answer: " + failure + ")");
-                ready.complete(null);
+                ready.complete(false);
                 return;
             }
             CompletableFuture.delayedExecutor(POLL_MILLIS, TimeUnit.MILLISECONDS, executor)
