@@ -29,8 +29,7 @@ public final class BucketOffsets {
 
     private BucketOffsets(FlussConnection connection, TableInfo table) {
         this.table = table;
-        this.resolver = new OffsetsResolver(RetryingAdmin.of(connection), table, partitionId ->
-                connection.getMetadataUpdater().updateTableOrPartitionMetadata(table.getTablePath(), partitionId));
+        this.resolver = new OffsetsResolver(connection, RetryingAdmin.of(connection), table);
     }
 
     public static BucketOffsets of(FlussConnection connection, TableInfo table) {

@@ -15,7 +15,7 @@ import java.util.Optional;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
-import java.util.function.Consumer;
+import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.admin.ListOffsetsResult;
 import org.apache.fluss.client.admin.OffsetSpec;
@@ -33,18 +33,15 @@ final class OffsetsResolver {
     static final long ATTEMPT_TIMEOUT_SECONDS = 10;
     static final RetryPolicy RETRY = new RetryPolicy(4, Duration.ofMillis(200), Duration.ofSeconds(2));
 
+    private final FlussConnection connection;
     private final Admin admin;
     private final TableInfo table;
-    private final Consumer<Long> refreshLeaders;
 
-    /**
-     * @param refreshLeaders looks up the leaders of the table's buckets anew (the partition's, given
-     *     its id; the table's, given null)
-     */
-    OffsetsResolver(Admin admin, TableInfo table, Consumer<Long> refreshLeaders) {
+    /** @param admin the admin to ask with ({@link dev.riffle.core.rpc.RetryingAdmin} of {@code connection}) */
+    OffsetsResolver(FlussConnection connection, Admin admin, TableInfo table) {
+        this.connection = requireNonNull(connection, "connection is null");
         this.admin = requireNonNull(admin, "admin is null");
         this.table = requireNonNull(table, "table is null");
-        this.refreshLeaders = requireNonNull(refreshLeaders, "refreshLeaders is null");
     }
 
     Map<TableBucket, Long> start(StartingOffsets spec, List<ScopedBucket> scope) {
@@ -83,7 +80,9 @@ final class OffsetsResolver {
             }
             return given;
         }
-        return list(scope, new OffsetSpec.LatestSpec(), "the latest offsets");
+        // Whoever the client's metadata names may be a follower; see ReplicaWatermarks.
+        return ReplicaWatermarks.raise(connection.getMetadataUpdater(),
+                list(scope, new OffsetSpec.LatestSpec(), "the latest offsets"));
     }
 
     private Map<TableBucket, Long> byBucket(Map<BucketRef, Long> offsets, List<ScopedBucket> scope, String kind) {
@@ -120,16 +119,21 @@ final class OffsetsResolver {
                             : admin.listOffsets(table.getTablePath(), entry.getValue(), spec);
                     return offsets.all().get(ATTEMPT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
                 }, failure -> failure instanceof TimeoutException || FlussErrors.isRetriable(failure),
-                        () -> refreshLeaders.accept(partitionId));
+                        () -> connection.getMetadataUpdater().updateTableOrPartitionMetadata(table.getTablePath(),
+                                partitionId));
             } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
                 throw new IllegalStateException("Interrupted while listing " + what + " of " + table.getTablePath());
             } catch (ExecutionException e) {
                 Throwable cause = e.getCause() == null ? e : e.getCause();
+                if (FlussErrors.isRetriable(cause) && cause instanceof RuntimeException retriable) {
+                    // The leader stayed unreachable through every try: the cluster's state, not the request's.
+                    throw retriable;
+                }
                 throw new InvalidOffsetsException("Cannot list " + what + " of " + where + ": " + cause.getMessage(),
                         cause);
             } catch (TimeoutException e) {
-                throw new IllegalStateException("Listing " + what + " of " + where + " timed out ("
+                throw new ReadTimeoutException("Listing " + what + " of " + where + " timed out ("
                         + RETRY.attempts() + " tries of " + ATTEMPT_TIMEOUT_SECONDS + " s)");
             } catch (RuntimeException e) {
                 throw e;

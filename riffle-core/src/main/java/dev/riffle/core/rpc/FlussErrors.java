@@ -4,6 +4,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import org.apache.fluss.exception.ApiException;
+import org.apache.fluss.exception.FlussRuntimeException;
 import org.apache.fluss.exception.RetriableException;
 import org.apache.fluss.exception.UnknownServerException;
 import org.apache.fluss.rpc.protocol.Errors;
@@ -73,7 +74,8 @@ public final class FlussErrors {
         // a metadata refresh that failed): judge by the first Fluss API error underneath.
         Throwable cause = failure;
         for (int depth = 0; cause != null && depth < 16; depth++, cause = cause.getCause()) {
-            if (cause instanceof RetriableException || cause instanceof UnknownServerException) {
+            if (cause instanceof RetriableException || cause instanceof UnknownServerException
+                    || isLeaderLookupFailure(cause)) {
                 return true;
             }
             if (cause instanceof ApiException) {
@@ -82,6 +84,18 @@ public final class FlussErrors {
         }
         return false;
     }
+
+    /**
+     * The 0.9.1 client's {@code MetadataUpdater.leaderFor} gives up on a bucket without a leader
+     * (one being elected after its leader died) with a plain {@link FlussRuntimeException}, not a
+     * retriable one; only its message tells it apart.
+     */
+    private static boolean isLeaderLookupFailure(Throwable failure) {
+        return failure.getClass() == FlussRuntimeException.class && failure.getMessage() != null
+                && failure.getMessage().startsWith(LEADER_NOT_FOUND);
+    }
+
+    private static final String LEADER_NOT_FOUND = "Leader not found after retry";
 
     /** The failure inside the wrappers that futures add. */
     public static Throwable unwrap(Throwable failure) {

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
+import org.apache.fluss.exception.FlussRuntimeException;
 import org.apache.fluss.exception.NetworkException;
 import org.apache.fluss.exception.NotLeaderOrFollowerException;
 import org.apache.fluss.exception.TableNotExistException;
@@ -53,6 +54,10 @@ class FlussErrorsTest {
         assertThat(FlussErrors.isRetriable(new ExecutionException(new NetworkException("reset")))).isTrue();
         assertThat(FlussErrors.isRetriable(new CompletionException(new TableNotExistException("gone")))).isFalse();
         assertThat(FlussErrors.isRetriable(new IllegalStateException("a bug"))).isFalse();
+        // What the 0.9.1 client's leaderFor throws while a bucket has no leader: worth a retry.
+        assertThat(FlussErrors.isRetriable(new FlussRuntimeException(
+                "Leader not found after retry  3 times for table bucket: TableBucket{tableId=3, bucket=0}"))).isTrue();
+        assertThat(FlussErrors.isRetriable(new FlussRuntimeException("Failed to initialize the table"))).isFalse();
         // What the 0.9.1 client makes of a Fluss 1.0 standby coordinator's answer.
         Exception standby = new ApiError(Errors.forCode(FlussErrors.NOT_COORDINATOR_LEADER),
                 "coordinator server is not the leader").exception();

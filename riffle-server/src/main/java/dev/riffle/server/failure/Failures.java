@@ -176,6 +176,13 @@ public final class Failures {
         if (e instanceof CorruptLogException) {
             return failure(FailureKind.INTERNAL, "corrupt_log", message);
         }
+        // What the Fluss client calls retriable (a leader not yet elected or not in its metadata, a
+        // server that stopped answering) and still failed after Riffle's own retries is the
+        // cluster's state at that moment: the caller may try again, so it is not an internal error.
+        if (FlussErrors.isRetriable(e)) {
+            return failure(FailureKind.UNAVAILABLE, "cluster_unavailable", "The Fluss cluster cannot serve this now"
+                    + " (retry shortly): " + message);
+        }
         return null;
     }
 
