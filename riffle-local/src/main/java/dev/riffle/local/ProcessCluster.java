@@ -87,7 +87,7 @@ public final class ProcessCluster implements AutoCloseable {
 
     /** The coordinator's address; it keeps its port across restarts. */
     public String bootstrapServers() {
-        return LOOPBACK + ":" + coordinatorPort;
+        return address(COORDINATOR) + ":" + coordinatorPort;
     }
 
     /** A client configuration that points at this cluster. */
@@ -242,7 +242,7 @@ public final class ProcessCluster implements AutoCloseable {
 
     private boolean coordinatorListens() {
         try (Socket socket = new Socket()) {
-            socket.connect(new InetSocketAddress(LOOPBACK, coordinatorPort), 1000);
+            socket.connect(new InetSocketAddress(address(COORDINATOR), coordinatorPort), 1000);
             return true;
         } catch (IOException e) {
             return false;
@@ -251,14 +251,14 @@ public final class ProcessCluster implements AutoCloseable {
 
     private Map<String, String> coordinatorOptions() {
         Map<String, String> options = commonOptions();
-        options.put("bind.listeners", "FLUSS://" + LOOPBACK + ":" + coordinatorPort);
+        options.put("bind.listeners", "FLUSS://" + address(COORDINATOR) + ":" + coordinatorPort);
         return options;
     }
 
     private Map<String, String> tabletServerOptions(int id) {
         Map<String, String> options = commonOptions();
         options.put("tablet-server.id", Integer.toString(id));
-        options.put("bind.listeners", "FLUSS://" + LOOPBACK + ":0");
+        options.put("bind.listeners", "FLUSS://" + address("tablet-server-" + id) + ":0");
         options.put("data.dir", dataDir.resolve("tablet-server-" + id).toString());
         return options;
     }
@@ -289,7 +289,8 @@ public final class ProcessCluster implements AutoCloseable {
                 command.add("-D");
                 command.add(key + "=" + value);
             });
-            Process process = new ProcessBuilder(command)
+            List<String> launched = settings.hosts.map(hosts -> hosts.command(name, command)).orElse(command);
+            Process process = new ProcessBuilder(launched)
                     .redirectErrorStream(true)
                     .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()))
                     .start();
@@ -298,6 +299,11 @@ public final class ProcessCluster implements AutoCloseable {
         } catch (IOException e) {
             throw new LocalClusterException("Cannot start the " + name + ": " + e.getMessage(), e);
         }
+    }
+
+    /** Where a server listens: its host's address, or loopback when the cluster runs on this host alone. */
+    private String address(String server) {
+        return settings.hosts.map(hosts -> hosts.address(server)).orElse(LOOPBACK);
     }
 
     private static void kill(Process process, String what) {
@@ -356,8 +362,19 @@ public final class ProcessCluster implements AutoCloseable {
                 "--add-opens=java.base/java.nio=ALL-UNNAMED", "--add-opens=java.base/java.lang=ALL-UNNAMED",
                 "--add-opens=java.base/java.util=ALL-UNNAMED");
         private String classpath = System.getProperty("java.class.path");
+        private Optional<NetworkHosts> hosts = Optional.empty();
 
         private Builder() {}
+
+        /**
+         * Runs each server on its own host of {@code hosts}, which must include hosts named
+         * {@code coordinator} and {@code tablet-server-0} ... {@code tablet-server-<n-1>}; ZooKeeper
+         * listens on this JVM's address on their network. The caller keeps and closes {@code hosts}.
+         */
+        public Builder hosts(NetworkHosts hosts) {
+            this.hosts = Optional.of(requireNonNull(hosts, "hosts is null"));
+            return this;
+        }
 
         /** Where ZooKeeper, the servers' data, remote storage, the lake, configs and logs live. Required. */
         public Builder dataDir(Path dataDir) {
@@ -409,11 +426,23 @@ public final class ProcessCluster implements AutoCloseable {
             if (dataDir == null) {
                 throw new IllegalStateException("dataDir is required");
             }
+            hosts.ifPresent(network -> {
+                List<String> needed = new ArrayList<>(List.of(COORDINATOR));
+                for (int id = 0; id < tabletServers; id++) {
+                    needed.add("tablet-server-" + id);
+                }
+                if (!network.names().containsAll(needed)) {
+                    throw new IllegalArgumentException("The cluster runs on hosts " + needed + "; the network has "
+                            + network.names());
+                }
+            });
             Path dir = dataDir.toAbsolutePath().normalize();
             EmbeddedZooKeeper zooKeeper;
             try {
                 Files.createDirectories(dir);
-                zooKeeper = EmbeddedZooKeeper.start(dir.resolve("zookeeper"));
+                zooKeeper = hosts.isPresent()
+                        ? EmbeddedZooKeeper.start(dir.resolve("zookeeper"), hosts.get().localAddress())
+                        : EmbeddedZooKeeper.start(dir.resolve("zookeeper"));
             } catch (IOException e) {
                 throw new LocalClusterException("Cannot start ZooKeeper in " + dir + ": " + e.getMessage(), e);
             } catch (InterruptedException e) {

@@ -52,6 +52,13 @@ public final class LogFetcher implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(LogFetcher.class);
     private static final int CLIENT_FOLLOWER_ID = -1;
     private static final int EMPTY_ANSWERS_BEFORE_FAILING = 3;
+    /**
+     * How long a FetchLog may stay unanswered beyond its own {@link Config#maxWaitMs()} before its
+     * buckets are fetched again from a leader looked up anew. The 0.9.1 client never gives up on a
+     * request in flight (apache/fluss#279), so a leader whose host dropped off the network, which
+     * sends no reset, would otherwise hold the read until the host is back.
+     */
+    static final Duration UNANSWERED_FETCH = Duration.ofSeconds(10);
 
     /**
      * Request sizing. The defaults suit bounded reads of whole tables.
@@ -76,6 +83,7 @@ public final class LogFetcher implements AutoCloseable {
     private final long tableId;
     private final Optional<int[]> projectedFields;
     private final Config config;
+    private final Duration unansweredFetch;
 
     // Guarded by this.
     private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
@@ -101,6 +109,12 @@ public final class LogFetcher implements AutoCloseable {
     }
 
     LogFetcher(BucketLeaders leaders, TableInfo table, Optional<int[]> projectedFields, Config config) {
+        this(leaders, table, projectedFields, config, UNANSWERED_FETCH);
+    }
+
+    LogFetcher(BucketLeaders leaders, TableInfo table, Optional<int[]> projectedFields, Config config,
+            Duration unansweredFetch) {
+        this.unansweredFetch = requireNonNull(unansweredFetch, "unansweredFetch is null");
         this.leaders = requireNonNull(leaders, "leaders is null");
         this.tablePath = requireNonNull(table, "table is null").getTablePath();
         this.tableId = table.getTableId();
@@ -313,13 +327,15 @@ public final class LogFetcher implements AutoCloseable {
         requestsInFlight.merge(leader, 1, Integer::sum);
         bucketsInFlight.addAll(buckets);
         long sentAt = System.nanoTime();
-        gateway.fetchLog(request).whenComplete((response, error) -> {
-            if (LOG.isDebugEnabled()) {
-                LOG.debug("FetchLog to {} for {} buckets answered in {} us", leader, sent.size(),
-                        (System.nanoTime() - sentAt) / 1000);
-            }
-            onResponse(leader, sent, response, error);
-        });
+        // A late answer after the timeout completes nothing: the future is settled, the buckets asked again.
+        gateway.fetchLog(request).orTimeout(config.maxWaitMs() + unansweredFetch.toMillis(), TimeUnit.MILLISECONDS)
+                .whenComplete((response, error) -> {
+                    if (LOG.isDebugEnabled()) {
+                        LOG.debug("FetchLog to {} for {} buckets answered in {} us", leader, sent.size(),
+                                (System.nanoTime() - sentAt) / 1000);
+                    }
+                    onResponse(leader, sent, response, error);
+                });
     }
 
     private synchronized void onResponse(int leader, Map<TableBucket, Request> sent, FetchLogResponse response,

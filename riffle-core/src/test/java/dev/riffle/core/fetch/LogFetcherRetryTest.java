@@ -141,6 +141,31 @@ class LogFetcherRetryTest {
     }
 
     @Test
+    void aLeaderThatNeverAnswersIsGivenUpOnAndTheBucketFetchedFromTheNextOne() throws Exception {
+        FaultyCluster cluster = new FaultyCluster(1);
+        cluster.leadersAfterRefresh.add(2);
+        // The first fetch goes to a host cut off the network: no answer, no reset, ever.
+        cluster.answers.add(CompletableFuture::new);
+        byte[] batch = batchOfFiveRows();
+        cluster.answers.add(() -> records(batch));
+
+        List<FetchedRecords> fetched = new ArrayList<>();
+        try (LogFetcher fetcher = new LogFetcher(cluster, TABLE, Optional.empty(), LogFetcher.Config.DEFAULT,
+                Duration.ofMillis(300))) {
+            fetcher.assign(BUCKET, 0);
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (fetched.isEmpty() && System.nanoTime() < deadline) {
+                fetched.addAll(fetcher.poll(Duration.ofMillis(100)));
+            }
+            assertThat(fetcher.position(BUCKET)).contains((long) ROWS);
+        }
+        assertThat(cluster.fetches).startsWith("ts-1@0", "ts-2@0");
+        assertThat(cluster.refreshes).hasValue(1);
+        assertThat(fetched).hasSize(1);
+        assertThat(fetched.get(0).fetchOffset()).isZero();
+    }
+
+    @Test
     void anErrorNoRetryCuresFailsTheReadNamingTheBucketAndOffset() throws Exception {
         FaultyCluster cluster = new FaultyCluster(1);
         cluster.answers.add(() -> bucketError(Errors.LOG_OFFSET_OUT_OF_RANGE_EXCEPTION.code()));

@@ -1,0 +1,98 @@
+package dev.riffle.cli.hosts;
+
+import static org.awaitility.Awaitility.await;
+
+import dev.riffle.cli.RiffleCli;
+import dev.riffle.local.NetworkHosts;
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.TimeUnit;
+
+/**
+ * A {@code riffle} command as its own JVM on one of the {@link NetworkHosts}, the way a user starts
+ * it on a machine of its own; its output goes to {@code logs/<host>.log} of the data directory.
+ */
+final class RiffleProcess implements AutoCloseable {
+    static final int HTTP_PORT = 8080;
+
+    private final Process process;
+    private final Path log;
+    private final String url;
+
+    private RiffleProcess(Process process, Path log, String url) {
+        this.process = process;
+        this.log = log;
+        this.url = url;
+    }
+
+    /**
+     * {@code riffle serve} on the host's address, HTTP on port 8080, no Flight SQL or PostgreSQL
+     * port; returns once it is ready.
+     */
+    static RiffleProcess serve(NetworkHosts hosts, String host, String bootstrapServers, Path dataDir)
+            throws IOException {
+        RiffleProcess serve = start(hosts, host, dataDir, "http://" + hosts.address(host) + ":" + HTTP_PORT,
+                List.of("serve", "--bootstrap-servers", bootstrapServers, "--http-host", hosts.address(host),
+                        "--http-port", Integer.toString(HTTP_PORT), "--flight-port", "-1", "--pg-port", "-1",
+                        "--auth", "none"));
+        HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
+        await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
+                .failFast("riffle serve on " + host + " exited; see " + serve.log, () -> !serve.process.isAlive())
+                .until(() -> client.send(HttpRequest.newBuilder(URI.create(serve.url + "/ready")).build(),
+                        HttpResponse.BodyHandlers.discarding()).statusCode() == 200);
+        return serve;
+    }
+
+    /** {@code riffle tier}: a tiering worker for the cluster, its lake found from the cluster's settings. */
+    static RiffleProcess tier(NetworkHosts hosts, String host, String bootstrapServers, Path dataDir)
+            throws IOException {
+        return start(hosts, host, dataDir, "", List.of("tier", "--bootstrap-servers", bootstrapServers));
+    }
+
+    private static RiffleProcess start(NetworkHosts hosts, String host, Path dataDir, String url, List<String> args)
+            throws IOException {
+        List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
+                "-Xmx384m", "-XX:+UseSerialGC", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                "-cp", System.getProperty("java.class.path"), RiffleCli.class.getName()));
+        java.addAll(args);
+        Path log = Files.createDirectories(dataDir.resolve("logs")).resolve(host + ".log");
+        Process process = new ProcessBuilder(hosts.command(host, java)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        return new RiffleProcess(process, log, url);
+    }
+
+    String url() {
+        return url;
+    }
+
+    String output() throws IOException {
+        return Files.readString(log);
+    }
+
+    boolean isAlive() {
+        return process.isAlive();
+    }
+
+    /** {@code kill -9}: no shutdown hook, no goodbye to the cluster. */
+    void kill() throws InterruptedException {
+        process.destroyForcibly();
+        process.waitFor(30, TimeUnit.SECONDS);
+    }
+
+    @Override
+    public void close() throws InterruptedException {
+        process.destroy();
+        if (!process.waitFor(30, TimeUnit.SECONDS)) {
+            process.destroyForcibly();
+            process.waitFor(30, TimeUnit.SECONDS);
+        }
+    }
+}
