@@ -27,6 +27,14 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.stream.IntStream;
+import org.apache.arrow.flight.FlightClient;
+import org.apache.arrow.flight.FlightInfo;
+import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.Location;
+import org.apache.arrow.flight.sql.FlightSqlClient;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.IntVector;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
@@ -41,8 +49,9 @@ import org.slf4j.LoggerFactory;
  * Riffle across hosts: a Fluss cluster of a coordinator and three tablet servers, each a JVM on a
  * host of its own, and two {@code riffle serve} instances on two more hosts (network namespaces on
  * this machine, {@link NetworkHosts}). Nothing listens on loopback; every request crosses a link.
- * The instances are stateless: a scan paged alternately through both returns every row once,
- * writes through one are read through the other. Then a tablet server's link is cut while writes
+ * The instances are stateless: a scan paged alternately through both returns every row once, so
+ * do the endpoints of one Flight SQL query fetched from both, and writes through one are read
+ * through the other. Then a tablet server's link is cut while writes
  * and scans go on: every scan completes or fails with a retriable error (503 or 504), nothing
  * acknowledged is lost, and once the link is back every acknowledged row reads back once.
  */
@@ -97,6 +106,11 @@ class MultiHostIT {
             // A scan paged alternately through the two instances: page k from instance k % 2.
             List<Integer> paged = pagedScan(gateways, 70);
             assertThat(paged).doesNotHaveDuplicates()
+                    .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 600).boxed().toList());
+
+            // One Flight SQL query, its endpoints fetched alternately from the two instances.
+            List<Integer> flight = flightScanAcross(hosts, "SELECT id FROM hosts.events");
+            assertThat(flight).doesNotHaveDuplicates()
                     .containsExactlyInAnyOrderElementsOf(IntStream.range(0, 600).boxed().toList());
 
             String victim = "tablet-server-" + leaderOfBucketZero(cluster);
@@ -197,6 +211,31 @@ class MultiHostIT {
         Answer scan = ok(post(gateway, TABLES + "/events/scan", "{\"columns\": [\"id\"]}"));
         List<Integer> ids = new ArrayList<>();
         scan.json().get("rows").forEach(row -> ids.add(row.get("id").asInt()));
+        return ids;
+    }
+
+    /** Runs a query through gateway-a's Flight SQL and fetches endpoint k from gateway-a or gateway-b by k's parity. */
+    private static List<Integer> flightScanAcross(NetworkHosts hosts, String sql) throws Exception {
+        List<Integer> ids = new ArrayList<>();
+        try (BufferAllocator allocator = new RootAllocator();
+                FlightClient first = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure(hosts.address("gateway-a"), RiffleProcess.FLIGHT_PORT)).build();
+                FlightClient second = FlightClient.builder(allocator,
+                        Location.forGrpcInsecure(hosts.address("gateway-b"), RiffleProcess.FLIGHT_PORT)).build()) {
+            FlightInfo info = new FlightSqlClient(first).execute(sql);
+            assertThat(info.getEndpoints()).as("endpoints of the query").hasSizeGreaterThan(1);
+            for (int i = 0; i < info.getEndpoints().size(); i++) {
+                try (FlightStream stream = (i % 2 == 0 ? first : second).getStream(info.getEndpoints().get(i)
+                        .getTicket())) {
+                    while (stream.next()) {
+                        IntVector id = (IntVector) stream.getRoot().getVector("id");
+                        for (int row = 0; row < stream.getRoot().getRowCount(); row++) {
+                            ids.add(id.get(row));
+                        }
+                    }
+                }
+            }
+        }
         return ids;
     }
 

@@ -22,6 +22,9 @@ import java.util.concurrent.TimeUnit;
  */
 final class RiffleProcess implements AutoCloseable {
     static final int HTTP_PORT = 8080;
+    static final int FLIGHT_PORT = 31337;
+    /** The Flight SQL ticket key every instance of the test shares, so any of them serves any endpoint. */
+    static final String TICKET_KEY = "multi-host-test-ticket-key";
 
     private final Process process;
     private final Path log;
@@ -34,15 +37,15 @@ final class RiffleProcess implements AutoCloseable {
     }
 
     /**
-     * {@code riffle serve} on the host's address, HTTP on port 8080, no Flight SQL or PostgreSQL
-     * port; returns once it is ready.
+     * {@code riffle serve} on the host's address, HTTP on port 8080 and Flight SQL on 31337 (the
+     * shared {@link #TICKET_KEY}), no PostgreSQL port; returns once it is ready.
      */
     static RiffleProcess serve(NetworkHosts hosts, String host, String bootstrapServers, Path dataDir)
             throws IOException {
         RiffleProcess serve = start(hosts, host, dataDir, "http://" + hosts.address(host) + ":" + HTTP_PORT,
                 List.of("serve", "--bootstrap-servers", bootstrapServers, "--http-host", hosts.address(host),
-                        "--http-port", Integer.toString(HTTP_PORT), "--flight-port", "-1", "--pg-port", "-1",
-                        "--auth", "none"));
+                        "--http-port", Integer.toString(HTTP_PORT), "--flight-port", Integer.toString(FLIGHT_PORT),
+                        "--pg-port", "-1", "--auth", "none"));
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                 .failFast("riffle serve on " + host + " exited; see " + serve.log, () -> !serve.process.isAlive())
@@ -64,8 +67,10 @@ final class RiffleProcess implements AutoCloseable {
                 "-cp", System.getProperty("java.class.path"), RiffleCli.class.getName()));
         java.addAll(args);
         Path log = Files.createDirectories(dataDir.resolve("logs")).resolve(host + ".log");
-        Process process = new ProcessBuilder(hosts.command(host, java)).redirectErrorStream(true)
-                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile())).start();
+        ProcessBuilder builder = new ProcessBuilder(hosts.command(host, java)).redirectErrorStream(true)
+                .redirectOutput(ProcessBuilder.Redirect.appendTo(log.toFile()));
+        builder.environment().put("RIFFLE_FLIGHT_TICKET_KEY", TICKET_KEY);
+        Process process = builder.start();
         return new RiffleProcess(process, log, url);
     }
 

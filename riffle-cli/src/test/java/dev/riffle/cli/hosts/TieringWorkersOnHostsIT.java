@@ -3,11 +3,10 @@ package dev.riffle.cli.hosts;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.cli.tier.TableIds;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.read.ReadBuilder;
-import dev.riffle.core.reader.ReadBatch;
-import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.local.NetworkHosts;
 import dev.riffle.local.ProcessCluster;
@@ -16,13 +15,13 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.function.UnaryOperator;
+import java.util.regex.Pattern;
 import java.util.stream.IntStream;
-import org.apache.arrow.vector.IntVector;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.table.Table;
@@ -41,10 +40,11 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Two {@code riffle tier} workers on two hosts share the tiering of six datalake tables of a
- * cluster on four other hosts while rows keep arriving; one worker is killed with {@code kill -9}
- * while it tiers. The other takes over its tables once the coordinator gives up on the dead one
- * (Fluss 0.9.1 waits two minutes for its heartbeat), and in the end every table's lake holds
- * exactly its Fluss log: every acknowledged row once, nothing twice, no gap.
+ * cluster on four other hosts while rows keep arriving. One is killed with {@code kill -9} inside
+ * a round; the other's host then drops off the network for 20 s and comes back, and it tiers on.
+ * It takes over the dead worker's table once the coordinator gives up on that worker (Fluss 0.9.1
+ * waits two minutes for its heartbeat), and in the end every table's lake holds exactly its Fluss
+ * log: every acknowledged row once, nothing twice, no gap.
  */
 class TieringWorkersOnHostsIT {
     private static final Logger LOG = LoggerFactory.getLogger(TieringWorkersOnHostsIT.class);
@@ -76,17 +76,27 @@ class TieringWorkersOnHostsIT {
             }
             Thread writer = new Thread(() -> writeLoop(cluster, tables), "load-writer");
             writer.start();
+            String held;
             try (RiffleProcess a = RiffleProcess.tier(hosts, "tier-a", cluster.bootstrapServers(), dataDir);
                     RiffleProcess b = RiffleProcess.tier(hosts, "tier-b", cluster.bootstrapServers(), dataDir)) {
                 try {
-                    // Both workers take part: each has finished a round of some table.
-                    await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(500))
-                            .until(() -> tieredBy(a, tables) > 0 && tieredBy(b, tables) > 0);
-                    // Killed while it tiers: rows keep arriving, so it is always inside a round.
-                    LOG.info("Killing tier-a, which has tiered {} rounds; tier-b has {}", tieredBy(a, tables),
-                            tieredBy(b, tables));
+                    // Killed inside a round: as soon as tier-a says which table it tiers (a fresh JVM's
+                    // first round takes seconds: Paimon's classes load, the lake table is created).
+                    held = await().atMost(Duration.ofSeconds(120)).pollInterval(Duration.ofMillis(20))
+                            .until(() -> roundBegun(a), Optional::isPresent).get();
                     a.kill();
-                    Thread.sleep(Duration.ofSeconds(10).toMillis()); // writes go on without tier-a
+                    LOG.info("Killed tier-a inside its round of {}", held);
+                    assertThat(a.output()).as("tier-a was killed before it finished its round of %s", held)
+                            .doesNotContain("Tiered ");
+                    // tier-b tiers on; then its host drops off the network for 20 s and comes back.
+                    await().atMost(Duration.ofSeconds(60)).pollInterval(Duration.ofMillis(200))
+                            .until(() -> tieredBy(b, tables) > 0);
+                    hosts.cut("tier-b");
+                    Thread.sleep(Duration.ofSeconds(20).toMillis()); // the length of the cut; writes go on
+                    hosts.restore("tier-b");
+                    long before = tieredBy(b, tables);
+                    await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(500))
+                            .until(() -> tieredBy(b, tables) > before);
                 } finally {
                     writing.set(false);
                     writer.join(Duration.ofMinutes(2).toMillis());
@@ -96,21 +106,30 @@ class TieringWorkersOnHostsIT {
                 try (Riffle riffle = Riffle.connect(cluster.bootstrapServers())) {
                     long waiting = System.nanoTime();
                     for (TablePath path : tables) {
-                        List<Integer> log = ids(riffle, path, ReadBuilder::log);
+                        List<Integer> log = TableIds.read(riffle, path, ReadBuilder::log);
                         assertThat(log).as("ids in the Fluss log of %s", path).doesNotHaveDuplicates()
                                 .containsAll(acknowledged.get(path));
                         // Up to the coordinator's two minutes for the dead worker's heartbeat, then tier-b's rounds.
                         // A table no round has finished yet has no lake snapshot to read.
                         await().atMost(Duration.ofMinutes(5)).pollInterval(Duration.ofSeconds(1))
                                 .ignoreExceptionsInstanceOf(InvalidReadException.class)
-                                .untilAsserted(() -> assertThat(ids(riffle, path, ReadBuilder::lake))
+                                .untilAsserted(() -> assertThat(TableIds.read(riffle, path, ReadBuilder::lake))
                                         .as("ids in the lake of %s", path).containsExactlyInAnyOrderElementsOf(log));
                     }
+                    assertThat(b.output()).as("tier-b took over %s, the dead worker's table", held)
+                            .containsPattern("Tiered \\d+ rows of " + Pattern.quote(held) + " into");
                     LOG.info("Every table's lake held its log {} s after the writes stopped; tier-b's output:\n{}",
                             TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - waiting), b.output());
                 }
             }
         }
+    }
+
+    /** The table of the first round a worker began, once it has begun one. */
+    private static Optional<String> roundBegun(RiffleProcess worker) throws Exception {
+        return worker.output().lines().filter(line -> line.contains("Tiering round of ")).findFirst()
+                .map(line -> line.substring(line.indexOf("Tiering round of ") + "Tiering round of ".length())
+                        .split(" ")[0]);
     }
 
     /** How many rounds a worker reported finishing, over all tables. */
@@ -151,21 +170,5 @@ class TieringWorkersOnHostsIT {
                 }
             }
         }
-    }
-
-    private static List<Integer> ids(Riffle riffle, TablePath path, UnaryOperator<ReadBuilder> source)
-            throws Exception {
-        List<Integer> ids = new ArrayList<>();
-        try (TableReader reader = source.apply(riffle.table(path.toString()).read().columns("id")).createReader()) {
-            while (reader.hasNext()) {
-                try (ReadBatch batch = reader.next()) {
-                    IntVector id = (IntVector) batch.root().getVector("id");
-                    for (int i = 0; i < id.getValueCount(); i++) {
-                        ids.add(id.get(i));
-                    }
-                }
-            }
-        }
-        return ids;
     }
 }

@@ -5,8 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import dev.riffle.cli.RiffleCli;
 import dev.riffle.core.Riffle;
-import dev.riffle.core.reader.ReadBatch;
-import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.local.ProcessCluster;
 import java.nio.file.Files;
@@ -19,8 +17,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.UnaryOperator;
-import org.apache.arrow.vector.IntVector;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.FlussConnection;
@@ -91,11 +87,11 @@ class TierServerKillIT {
             LOG.info("{} rows acknowledged, {} batches failed", acknowledged.size(), failedBatches.get());
 
             try (Riffle riffle = Riffle.connect(cluster.bootstrapServers())) {
-                List<Integer> log = ids(riffle, path, ReadBuilder::log);
+                List<Integer> log = TableIds.read(riffle, path, ReadBuilder::log);
                 assertThat(log).as("ids in the Fluss log").doesNotHaveDuplicates().containsAll(acknowledged);
                 long waiting = System.nanoTime();
                 await().atMost(Duration.ofSeconds(180)).pollInterval(Duration.ofSeconds(1))
-                        .untilAsserted(() -> assertThat(ids(riffle, path, ReadBuilder::lake))
+                        .untilAsserted(() -> assertThat(TableIds.read(riffle, path, ReadBuilder::lake))
                                 .as("ids in the lake").containsExactlyInAnyOrderElementsOf(log));
                 LOG.info("The lake held the log's {} rows {} s after the writes stopped", log.size(),
                         TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - waiting));
@@ -140,21 +136,6 @@ class TierServerKillIT {
         }
     }
 
-    private static List<Integer> ids(Riffle riffle, TablePath path, UnaryOperator<ReadBuilder> source)
-            throws Exception {
-        List<Integer> ids = new ArrayList<>();
-        try (TableReader reader = source.apply(riffle.table(path.toString()).read().columns("id")).createReader()) {
-            while (reader.hasNext()) {
-                try (ReadBatch batch = reader.next()) {
-                    IntVector id = (IntVector) batch.root().getVector("id");
-                    for (int i = 0; i < id.getValueCount(); i++) {
-                        ids.add(id.get(i));
-                    }
-                }
-            }
-        }
-        return ids;
-    }
 
     private static int leaderOfBucketZero(ProcessCluster cluster, TablePath path) throws Exception {
         try (FlussConnection connection = (FlussConnection) ConnectionFactory.createConnection(cluster.clientConfig());

@@ -56,6 +56,9 @@ final class ReplicaWatermarks {
         Map<Integer, List<TableBucket>> byServer = new HashMap<>();
         for (TableBucket bucket : latest.keySet()) {
             metadata.getBucketLocation(bucket).ifPresent(location -> {
+                if (location.getReplicas().length < 2) {
+                    return; // its one replica is the leader that answered
+                }
                 for (int replica : location.getReplicas()) {
                     byServer.computeIfAbsent(replica, id -> new ArrayList<>()).add(bucket);
                 }

@@ -198,6 +198,8 @@ public final class TieringService implements AutoCloseable {
             }
             current.set(lease);
             currentHeld.set(true);
+            // With the line that ends it, this says which table a worker held when it died.
+            LOG.info("Tiering round of {} begins (tiering epoch {})", lease.tablePath(), lease.tieringEpoch());
             try {
                 TableTieringRound.Result result = round.run(factory, lease,
                         new LeaseGuard(lease.tablePath(), () -> currentHeld.get() && !closed.get()));
