@@ -9,9 +9,9 @@ import org.apache.fluss.shaded.zookeeper3.org.apache.zookeeper.server.ServerCnxn
 import org.apache.fluss.shaded.zookeeper3.org.apache.zookeeper.server.ZooKeeperServer;
 
 /**
- * A standalone ZooKeeper server on loopback (or a given address of this machine), using the copy shaded inside {@code fluss-server} so
- * that no second ZooKeeper (or Curator) jar is needed. Its snapshots and transaction logs live in
- * {@code dir}, so cluster metadata survives a restart.
+ * A standalone ZooKeeper server on loopback (or a given address of this machine), using the copy
+ * shaded inside {@code fluss-server} so that no second ZooKeeper (or Curator) jar is needed. Its
+ * snapshots and transaction logs live in {@code dir}, so cluster metadata survives a restart.
  */
 final class EmbeddedZooKeeper implements AutoCloseable {
     private static final int TICK_TIME_MS = 500;

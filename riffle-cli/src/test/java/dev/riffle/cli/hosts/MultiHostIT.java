@@ -125,6 +125,7 @@ class MultiHostIT {
         IntStream.range(0, 600).forEach(acknowledged::add);
         ConcurrentLinkedQueue<String> scanFailures = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<String> badScans = new ConcurrentLinkedQueue<>();
+        ConcurrentLinkedQueue<String> badWrites = new ConcurrentLinkedQueue<>();
         ConcurrentLinkedQueue<String> log = new ConcurrentLinkedQueue<>();
         long began = System.nanoTime();
         AtomicInteger scans = new AtomicInteger();
@@ -139,6 +140,8 @@ class MultiHostIT {
                             + (System.nanoTime() - started) / 1_000_000 + " ms");
                     if (answer.status() == 200) {
                         IntStream.range(from, from + 20).forEach(acknowledged::add);
+                    } else if (!((answer.status() == 503 || answer.status() == 504) && answer.body().contains("\"error\""))) {
+                        badWrites.add(answer.status() + ": " + answer.body());
                     }
                 } catch (AssertionError e) {
                     LOG.info("A write got no answer: {}", e.getMessage()); // not acknowledged, so not checked
@@ -198,6 +201,8 @@ class MultiHostIT {
         LOG.info("During and after the cut of {}: {} writes, {} scans, retriable scan failures {}; in order: {}",
                 victim, writes.get(), scans.get(), scanFailures, log);
         assertThat(badScans).as("scans that neither completed nor failed with 503/504 and an error envelope")
+                .isEmpty();
+        assertThat(badWrites).as("writes that neither succeeded nor failed with 503/504 and an error envelope")
                 .isEmpty();
         for (String gateway : gateways) {
             List<Integer> ids = readBack(gateway);

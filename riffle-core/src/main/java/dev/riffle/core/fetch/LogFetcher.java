@@ -2,6 +2,7 @@ package dev.riffle.core.fetch;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.log.LogBytesSource;
@@ -382,8 +383,16 @@ public final class LogFetcher implements AutoCloseable {
                 needMetadata.add(bucket);
                 return;
             }
-            failures.add(new FetchException(describe(bucket) + " cannot be read at offset " + fetchOffset
-                    + ": " + message + " (" + error.name() + ")", error.exception(message)));
+            String what = describe(bucket) + " cannot be read at offset " + fetchOffset + ": " + message + " ("
+                    + error.name() + ")";
+            if (error == Errors.LOG_OFFSET_OUT_OF_RANGE_EXCEPTION) {
+                // A read only asks for offsets the bucket held when it began: the log has expired under it.
+                failures.add(new LogExpiredException(what + "; the log there expired (table.log.ttl) while it was"
+                        + " read: read again from the earliest offset, or read the table through its lake",
+                        error.exception(message)));
+                return;
+            }
+            failures.add(new FetchException(what, error.exception(message)));
             return;
         }
         if (response.hasRemoteLogFetchInfo()) {

@@ -3,6 +3,7 @@ package dev.riffle.core.fetch;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.rpc.FlussErrors;
 import java.lang.reflect.Proxy;
@@ -166,7 +167,7 @@ class LogFetcherRetryTest {
     }
 
     @Test
-    void anErrorNoRetryCuresFailsTheReadNamingTheBucketAndOffset() throws Exception {
+    void anOffsetTheLogNoLongerHoldsFailsTheReadAsExpiredNamingTheBucketAndOffset() throws Exception {
         FaultyCluster cluster = new FaultyCluster(1);
         cluster.answers.add(() -> bucketError(Errors.LOG_OFFSET_OUT_OF_RANGE_EXCEPTION.code()));
         try (LogFetcher fetcher = new LogFetcher(cluster, TABLE, Optional.empty(), LogFetcher.Config.DEFAULT)) {
@@ -176,8 +177,25 @@ class LogFetcherRetryTest {
                 while (System.nanoTime() < deadline) {
                     fetcher.poll(Duration.ofMillis(100));
                 }
-            }).isInstanceOf(FetchException.class).hasMessageContaining("offset 7")
-                    .hasMessageContaining("LOG_OFFSET_OUT_OF_RANGE_EXCEPTION");
+            }).isInstanceOf(LogExpiredException.class).hasMessageContaining("offset 7")
+                    .hasMessageContaining("LOG_OFFSET_OUT_OF_RANGE_EXCEPTION").hasMessageContaining("table.log.ttl");
+        }
+        assertThat(cluster.refreshes).hasValue(0);
+    }
+
+    @Test
+    void aServerErrorNoRetryCuresFailsTheReadAsAFetchFailure() throws Exception {
+        FaultyCluster cluster = new FaultyCluster(1);
+        cluster.answers.add(() -> bucketError(Errors.CORRUPT_RECORD_EXCEPTION.code()));
+        try (LogFetcher fetcher = new LogFetcher(cluster, TABLE, Optional.empty(), LogFetcher.Config.DEFAULT)) {
+            fetcher.assign(BUCKET, 3);
+            assertThatThrownBy(() -> {
+                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+                while (System.nanoTime() < deadline) {
+                    fetcher.poll(Duration.ofMillis(100));
+                }
+            }).isInstanceOf(FetchException.class).hasMessageContaining("offset 3")
+                    .hasMessageContaining("CORRUPT_RECORD_EXCEPTION");
         }
         assertThat(cluster.refreshes).hasValue(0);
     }
