@@ -2,7 +2,6 @@ package dev.riffle.core.read;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.rpc.RetryingAdmin;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -29,7 +28,7 @@ public final class BucketOffsets {
 
     private BucketOffsets(FlussConnection connection, TableInfo table) {
         this.table = table;
-        this.resolver = new OffsetsResolver(connection, RetryingAdmin.of(connection), table);
+        this.resolver = new OffsetsResolver(connection, table);
     }
 
     public static BucketOffsets of(FlussConnection connection, TableInfo table) {

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.core.rpc.RetryPolicy;
+import dev.riffle.core.rpc.RetryingAdmin;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -37,10 +38,9 @@ final class OffsetsResolver {
     private final Admin admin;
     private final TableInfo table;
 
-    /** @param admin the admin to ask with ({@link dev.riffle.core.rpc.RetryingAdmin} of {@code connection}) */
-    OffsetsResolver(FlussConnection connection, Admin admin, TableInfo table) {
+    OffsetsResolver(FlussConnection connection, TableInfo table) {
         this.connection = requireNonNull(connection, "connection is null");
-        this.admin = requireNonNull(admin, "admin is null");
+        this.admin = RetryingAdmin.of(connection);
         this.table = requireNonNull(table, "table is null");
     }
 

@@ -390,7 +390,7 @@ public final class ReadBuilder {
         }
         Admin admin = RetryingAdmin.of(connection);
         List<ScopedBucket> scope = scope(admin, spec.filter(), spec.until());
-        OffsetsResolver offsets = new OffsetsResolver(connection, admin, table);
+        OffsetsResolver offsets = new OffsetsResolver(connection, table);
         Map<TableBucket, Long> found = stops ? offsets.stop(spec.until(), scope) : offsets.start(spec.from(), scope);
         Map<BucketRef, Long> byRef = new LinkedHashMap<>();
         for (ScopedBucket bucket : scope) {
@@ -581,7 +581,7 @@ public final class ReadBuilder {
         try {
             Admin admin = RetryingAdmin.of(connection);
             List<ScopedBucket> scope = scope(admin, prune, until);
-            OffsetsResolver offsets = new OffsetsResolver(connection, admin, table);
+            OffsetsResolver offsets = new OffsetsResolver(connection, table);
             // Stop offsets first: rows that arrive while the start offsets are listed stay out.
             Map<TableBucket, Long> stops = offsets.stop(until, scope);
             Map<TableBucket, Long> starts = offsets.start(from, scope);

@@ -172,12 +172,7 @@ class LogFetcherRetryTest {
         cluster.answers.add(() -> bucketError(Errors.LOG_OFFSET_OUT_OF_RANGE_EXCEPTION.code()));
         try (LogFetcher fetcher = new LogFetcher(cluster, TABLE, Optional.empty(), LogFetcher.Config.DEFAULT)) {
             fetcher.assign(BUCKET, 7);
-            assertThatThrownBy(() -> {
-                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-                while (System.nanoTime() < deadline) {
-                    fetcher.poll(Duration.ofMillis(100));
-                }
-            }).isInstanceOf(LogExpiredException.class).hasMessageContaining("offset 7")
+            assertThatThrownBy(() -> pollFor(fetcher, Duration.ofSeconds(10))).isInstanceOf(LogExpiredException.class).hasMessageContaining("offset 7")
                     .hasMessageContaining("LOG_OFFSET_OUT_OF_RANGE_EXCEPTION").hasMessageContaining("table.log.ttl");
         }
         assertThat(cluster.refreshes).hasValue(0);
@@ -189,15 +184,18 @@ class LogFetcherRetryTest {
         cluster.answers.add(() -> bucketError(Errors.CORRUPT_RECORD_EXCEPTION.code()));
         try (LogFetcher fetcher = new LogFetcher(cluster, TABLE, Optional.empty(), LogFetcher.Config.DEFAULT)) {
             fetcher.assign(BUCKET, 3);
-            assertThatThrownBy(() -> {
-                long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
-                while (System.nanoTime() < deadline) {
-                    fetcher.poll(Duration.ofMillis(100));
-                }
-            }).isInstanceOf(FetchException.class).hasMessageContaining("offset 3")
+            assertThatThrownBy(() -> pollFor(fetcher, Duration.ofSeconds(10))).isInstanceOf(FetchException.class).hasMessageContaining("offset 3")
                     .hasMessageContaining("CORRUPT_RECORD_EXCEPTION");
         }
         assertThat(cluster.refreshes).hasValue(0);
+    }
+
+    /** Polls for {@code time}, so that a failure the fetcher meets in that time is thrown. */
+    private static void pollFor(LogFetcher fetcher, Duration time) throws InterruptedException {
+        long deadline = System.nanoTime() + time.toNanos();
+        while (System.nanoTime() < deadline) {
+            fetcher.poll(Duration.ofMillis(100));
+        }
     }
 
     /** One ARROW batch of ids 0..4 at base offset 0, as a 0.9.1 client writes it. */
