@@ -105,15 +105,13 @@ public final class RetryingAdmin {
      */
     private static CompletableFuture<?> ready(FlussConnection connection, Admin admin, Admin plain, Method method,
             Object[] args, CompletableFuture<?> call) {
-        if (method.getName().equals("createTable") && args[0] instanceof TablePath path
-                && args[1] instanceof TableDescriptor descriptor && Boolean.FALSE.equals(args[2])) {
-            return call.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
-                    .thenCompose(ready -> ready ? CompletableFuture.completedFuture(done)
-                            : createdAgain(connection, plain, path, descriptor).thenApply(again -> done)));
-        }
         if (method.getName().equals("createTable") && args[0] instanceof TablePath path) {
+            // Only a table this call created (not one that existed) may be dropped and created again.
+            boolean created = args[1] instanceof TableDescriptor && Boolean.FALSE.equals(args[2]);
             return call.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
-                    .thenApply(ready -> done));
+                    .thenCompose(ready -> ready || !created ? CompletableFuture.completedFuture(done)
+                            : createdAgain(connection, plain, path, (TableDescriptor) args[1])
+                                    .thenApply(again -> done)));
         }
         if (method.getName().equals("createPartition") && args[0] instanceof TablePath path
                 && args[1] instanceof PartitionSpec spec) {
