@@ -148,7 +148,7 @@ public final class LocalCluster implements AutoCloseable {
         if (!saslEnabled()) {
             throw new IllegalStateException("This cluster does not authenticate clients; start it with saslUsers(...)");
         }
-        return saslClientConfig(bootstrapServers, user, password);
+        return withFileSystemOptions(saslClientConfig(bootstrapServers, user, password), settings.serverConfig());
     }
 
     /** Whether clients must authenticate with SASL/PLAIN and Fluss ACLs are enforced. */
@@ -165,9 +165,28 @@ public final class LocalCluster implements AutoCloseable {
         if (settings.saslUsers().isEmpty()) {
             Configuration conf = new Configuration();
             conf.setString("bootstrap.servers", bootstrapServers);
-            return conf;
+            return withFileSystemOptions(conf, settings.serverConfig());
         }
-        return saslClientConfig(bootstrapServers, settings.superUser(), settings.saslUsers().get(settings.superUser()));
+        return withFileSystemOptions(saslClientConfig(bootstrapServers, settings.superUser(),
+                settings.saslUsers().get(settings.superUser())), settings.serverConfig());
+    }
+
+    /** Server option prefixes that Fluss's file system plugins read ({@code s3.endpoint}, {@code fs.oss.endpoint}, ...). */
+    private static final List<String> FILE_SYSTEM_PREFIXES = List.of("s3.", "s3a.", "fs.");
+
+    /**
+     * {@code client} with the servers' file system options as a Fluss client takes them
+     * ({@code client.fs.s3.endpoint} for the servers' {@code s3.endpoint}): clients read remote log
+     * segments and KV snapshots from the servers' remote storage, and, in one JVM with the servers,
+     * each client connection re-initialises Fluss's shared file system settings from its own.
+     */
+    static Configuration withFileSystemOptions(Configuration client, Map<String, String> serverConfig) {
+        serverConfig.forEach((key, value) -> {
+            if (FILE_SYSTEM_PREFIXES.stream().anyMatch(key::startsWith)) {
+                client.setString("client.fs." + key, value);
+            }
+        });
+        return client;
     }
 
     /** A Fluss client configuration for SASL/PLAIN as {@code user}. */

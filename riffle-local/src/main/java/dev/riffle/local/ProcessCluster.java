@@ -94,7 +94,7 @@ public final class ProcessCluster implements AutoCloseable {
     public Configuration clientConfig() {
         Configuration conf = new Configuration();
         conf.setString("bootstrap.servers", bootstrapServers());
-        return conf;
+        return LocalCluster.withFileSystemOptions(conf, settings.serverConfig);
     }
 
     public Path dataDir() {
@@ -283,6 +283,12 @@ public final class ProcessCluster implements AutoCloseable {
             command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
             command.addAll(settings.javaOptions);
             command.add("-Dlogback.configurationFile=" + logging);
+            // Fluss's file system plugins (s3:// remote storage), for riffle-core's IsolatedFileSystemPlugin
+            // when the servers' class path holds it, as this JVM's does.
+            String plugins = System.getProperty("riffle.plugins.dir");
+            if (plugins != null) {
+                command.add("-Driffle.plugins.dir=" + plugins);
+            }
             command.addAll(List.of("-cp", settings.classpath, ForkedServerMain.class.getName(), role,
                     "--configDir", configDir.toString()));
             options.forEach((key, value) -> {

@@ -51,6 +51,18 @@ public final class LocalCommand implements Callable<Integer> {
                     + "--lake-option s3.path.style.access=true (default warehouse: DIR/lake).")
     Map<String, String> lakeOptions = new LinkedHashMap<>();
 
+    @Option(names = "--server-option", paramLabel = "KEY=VALUE",
+            description = "A Fluss server option, as Fluss names it; repeatable. For Fluss's remote storage on S3: "
+                    + "--server-option remote.data.dir=s3://BUCKET/PATH --server-option s3.endpoint=URL "
+                    + "--server-option s3.access-key=KEY --server-option s3.secret-key=SECRET "
+                    + "--server-option s3.path.style.access=true (default remote.data.dir: DIR/remote). Riffle's own "
+                    + "clients get the file system options too.")
+    Map<String, String> serverOptions = new LinkedHashMap<>();
+
+    /** Server options that lay out the embedded cluster itself; one given twice would split it. */
+    private static final java.util.Set<String> OWN_SERVER_OPTIONS = java.util.Set.of("zookeeper.address",
+            "bind.listeners", "data.dir", "tablet-server.id", "advertised.listeners");
+
     @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8080",
             description = "HTTP gateway port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
     int httpPort;
@@ -118,6 +130,13 @@ public final class LocalCommand implements Callable<Integer> {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(),
                     "--lake-option configures the lake, which --no-lake turns off: give one or the other");
         }
+        for (String key : serverOptions.keySet()) {
+            if (OWN_SERVER_OPTIONS.contains(key)) {
+                throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--server-option " + key
+                        + " is riffle local's own to set (see --port, --data-dir and --tablet-servers)");
+            }
+        }
+        serverOptions.forEach(builder::serverConfig);
         try {
             lakeOptions.forEach(builder::lakeOption);
         } catch (IllegalArgumentException e) {

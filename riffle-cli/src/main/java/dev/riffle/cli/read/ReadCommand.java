@@ -1,5 +1,6 @@
 package dev.riffle.cli.read;
 
+import dev.riffle.cli.FlussClientOptions;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.ReadBuilder;
@@ -19,6 +20,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.exception.IllegalConfigurationException;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Parameters;
@@ -57,6 +59,9 @@ public final class ReadCommand implements Callable<Integer> {
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9123",
             description = "Fluss bootstrap servers (default: ${DEFAULT-VALUE}, where 'riffle local' listens).")
     String bootstrapServers;
+
+    @Mixin
+    FlussClientOptions clientOptions = new FlussClientOptions();
 
     @Option(names = "--from", paramLabel = "START", defaultValue = "earliest",
             converter = OffsetsArgument.StartConverter.class,
@@ -220,7 +225,7 @@ public final class ReadCommand implements Callable<Integer> {
                 // The client's lake settings win over what the cluster says (LakeConfig.of).
                 LakeConfig.paimonWarehouse(warehouse).asClientSettings().forEach(conf::setString);
             }
-            return Riffle.connect(conf);
+            return Riffle.connect(clientOptions.applyTo(conf));
         } catch (IllegalConfigurationException e) {
             throw new ParameterException(spec.commandLine(), "Invalid value for option '--bootstrap-servers': "
                     + e.getMessage(), e);

@@ -1,5 +1,6 @@
 package dev.riffle.cli.serve;
 
+import dev.riffle.cli.FlussClientOptions;
 import dev.riffle.cli.ConsoleOption;
 import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
@@ -44,6 +45,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9123",
             description = "Fluss bootstrap servers (default: ${DEFAULT-VALUE}).")
     String bootstrapServers;
+
+    @Mixin
+    FlussClientOptions clientOptions = new FlussClientOptions();
 
     @Option(names = "--http-port", paramLabel = "PORT", defaultValue = "8080",
             description = "The gateway's port (default: ${DEFAULT-VALUE}; 0 picks a free one).")
@@ -250,6 +254,7 @@ public final class ServeCommand implements Callable<Integer> {
     private Configuration clientConfig(Auth mode) {
         Configuration conf = new Configuration();
         conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
+        clientOptions.applyTo(conf);
         if (mode != Auth.BASIC || serviceUser.isEmpty()) {
             return conf;
         }

@@ -1,5 +1,6 @@
 package dev.riffle.cli.tier;
 
+import dev.riffle.cli.FlussClientOptions;
 import dev.riffle.core.Riffle;
 import dev.riffle.lake.config.LakeConfig;
 import dev.riffle.lake.tiering.TieredTable;
@@ -15,6 +16,7 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import org.apache.fluss.config.Configuration;
 import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
@@ -36,6 +38,9 @@ public final class TierCommand implements Callable<Integer> {
             description = "The Paimon warehouse, when the cluster does not say (its servers set datalake.paimon.*).")
     String warehouse;
 
+    @Mixin
+    FlussClientOptions clientOptions = new FlussClientOptions();
+
     @Option(names = "--status", description = "Print each datalake-enabled table's tiered offsets and lag, then exit.")
     boolean status;
 
@@ -45,7 +50,10 @@ public final class TierCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        try (Riffle riffle = Riffle.connect(bootstrapServers)) {
+        Configuration client = new Configuration();
+        client.setString("bootstrap.servers", bootstrapServers);
+        clientOptions.applyTo(client);
+        try (Riffle riffle = Riffle.connect(client)) {
             if (status) {
                 printStatus(riffle, out);
                 return 0;
@@ -53,8 +61,6 @@ public final class TierCommand implements Callable<Integer> {
             LakeConfig lake = warehouse != null ? LakeConfig.paimonWarehouse(warehouse)
                     : LakeConfig.discover(riffle.connection().getAdmin()).orElseThrow(() -> new IllegalArgumentException(
                             "The cluster at " + bootstrapServers + " does not say where its lake is; pass --warehouse URI"));
-            Configuration client = new Configuration();
-            client.setString("bootstrap.servers", bootstrapServers);
             CountDownLatch stop = new CountDownLatch(1);
             dev.riffle.cli.ShutdownSignals.onStop(stop::countDown);
             try (TieringService tiering = TieringService.builder().clientConfig(client)

@@ -42,10 +42,17 @@ final class RiffleProcess implements AutoCloseable {
      */
     static RiffleProcess serve(NetworkHosts hosts, String host, String bootstrapServers, Path dataDir)
             throws IOException {
-        RiffleProcess serve = start(hosts, host, dataDir, "http://" + hosts.address(host) + ":" + HTTP_PORT,
-                List.of("serve", "--bootstrap-servers", bootstrapServers, "--http-host", hosts.address(host),
-                        "--http-port", Integer.toString(HTTP_PORT), "--flight-port", Integer.toString(FLIGHT_PORT),
-                        "--pg-port", "-1", "--auth", "none"));
+        return serve(hosts, host, bootstrapServers, dataDir, List.of());
+    }
+
+    /** {@link #serve(NetworkHosts, String, String, Path)} with more arguments, such as {@code --client-option}s. */
+    static RiffleProcess serve(NetworkHosts hosts, String host, String bootstrapServers, Path dataDir,
+            List<String> more) throws IOException {
+        List<String> args = new ArrayList<>(List.of("serve", "--bootstrap-servers", bootstrapServers, "--http-host",
+                hosts.address(host), "--http-port", Integer.toString(HTTP_PORT), "--flight-port",
+                Integer.toString(FLIGHT_PORT), "--pg-port", "-1", "--auth", "none"));
+        args.addAll(more);
+        RiffleProcess serve = start(hosts, host, dataDir, "http://" + hosts.address(host) + ":" + HTTP_PORT, args);
         HttpClient client = HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(2)).build();
         await().atMost(Duration.ofSeconds(90)).pollInterval(Duration.ofMillis(200)).ignoreExceptions()
                 .failFast("riffle serve on " + host + " exited; see " + serve.log, () -> !serve.process.isAlive())
@@ -57,13 +64,23 @@ final class RiffleProcess implements AutoCloseable {
     /** {@code riffle tier}: a tiering worker for the cluster, its lake found from the cluster's settings. */
     static RiffleProcess tier(NetworkHosts hosts, String host, String bootstrapServers, Path dataDir)
             throws IOException {
-        return start(hosts, host, dataDir, "", List.of("tier", "--bootstrap-servers", bootstrapServers));
+        return tier(hosts, host, bootstrapServers, dataDir, List.of());
+    }
+
+    /** {@link #tier(NetworkHosts, String, String, Path)} with more arguments, such as {@code --client-option}s. */
+    static RiffleProcess tier(NetworkHosts hosts, String host, String bootstrapServers, Path dataDir,
+            List<String> more) throws IOException {
+        List<String> args = new ArrayList<>(List.of("tier", "--bootstrap-servers", bootstrapServers));
+        args.addAll(more);
+        return start(hosts, host, dataDir, "", args);
     }
 
     private static RiffleProcess start(NetworkHosts hosts, String host, Path dataDir, String url, List<String> args)
             throws IOException {
         List<String> java = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                 "-Xmx384m", "-XX:+UseSerialGC", "--add-opens=java.base/java.nio=ALL-UNNAMED",
+                // Fluss's file system plugins, where bin/riffle would point the process too.
+                "-Driffle.plugins.dir=" + System.getProperty("riffle.plugins.dir", "plugins"),
                 "-cp", System.getProperty("java.class.path"), RiffleCli.class.getName()));
         java.addAll(args);
         Path log = Files.createDirectories(dataDir.resolve("logs")).resolve(host + ".log");

@@ -3,12 +3,12 @@ package dev.riffle.core.fetch;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.exception.LogExpiredException;
+import dev.riffle.core.exception.RemoteStorageUnavailableException;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.log.LogBytesSource;
 import dev.riffle.core.log.LogRecordsParser;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.UncheckedIOException;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.ArrayList;
@@ -85,8 +85,8 @@ record RemoteLogSegments(TableBucket bucket, long fetchOffset, String tabletDir,
                         + " expired (table.log.ttl) while it was read at offset " + fetchOffset
                         + "; the rows before the bucket's new earliest offset are gone from the log", e);
             } catch (IOException e) {
-                throw new UncheckedIOException("Cannot read remote log segment " + file + " of bucket "
-                        + bucket.getBucket() + ": " + e.getMessage(), e);
+                throw new RemoteStorageUnavailableException("Cannot read remote log segment " + file + " of bucket "
+                        + bucket.getBucket() + " at offset " + fetchOffset + ": " + e.getMessage(), e);
             }
         }
         ByteBuffer records = ByteBuffer.wrap(collected.toByteArray());

@@ -9,10 +9,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.lake.LakeTables;
+import dev.riffle.lake.S3ProxyServer;
 import dev.riffle.local.LocalCluster;
-import java.net.URI;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
@@ -25,13 +24,6 @@ import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.GenericRow;
-import org.gaul.s3proxy.AuthenticationType;
-import org.gaul.s3proxy.S3Proxy;
-import org.jclouds.ContextBuilder;
-import org.jclouds.blobstore.BlobStore;
-import org.jclouds.blobstore.BlobStoreContext;
-import org.jclouds.blobstore.domain.StorageMetadata;
-import org.jclouds.blobstore.options.ListContainerOptions;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -46,48 +38,26 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class LakeOnObjectStorageIT {
     private static final String BUCKET = "riffle-lake";
-    private static final String ACCESS_KEY = "riffle";
-    private static final String SECRET_KEY = "riffle-secret";
 
     @TempDir
     static Path dir;
-    static BlobStoreContext blobs;
-    static S3Proxy s3;
+    static S3ProxyServer s3;
     static LocalCluster cluster;
 
     @BeforeAll
     static void start() throws Exception {
-        // jclouds' in-memory store: its filesystem store turns S3A's directory markers ("db/") into
-        // directories it then does not list, so Paimon would not find the databases it creates.
-        blobs = ContextBuilder.newBuilder("transient").build(BlobStoreContext.class);
-        blobs.getBlobStore().createContainerInLocation(null, BUCKET);
-        s3 = S3Proxy.builder().blobStore(blobs.getBlobStore()).endpoint(URI.create("http://127.0.0.1:0"))
-                .awsAuthentication(AuthenticationType.AWS_V2_OR_V4, ACCESS_KEY, SECRET_KEY).build();
-        s3.start();
-        cluster = LocalCluster.builder().dataDir(dir.resolve("cluster")).coordinatorPort(0)
-                .lakeOption("warehouse", "s3://" + BUCKET + "/warehouse")
-                .lakeOption("s3.endpoint", "http://127.0.0.1:" + s3.getPort())
-                .lakeOption("s3.access-key", ACCESS_KEY)
-                .lakeOption("s3.secret-key", SECRET_KEY)
-                .lakeOption("s3.path.style.access", "true")
-                .start();
+        s3 = S3ProxyServer.start(BUCKET);
+        LocalCluster.Builder builder = LocalCluster.builder().dataDir(dir.resolve("cluster")).coordinatorPort(0)
+                .lakeOption("warehouse", s3.uri("warehouse"));
+        s3.options().forEach(builder::lakeOption);
+        cluster = builder.start();
     }
 
     @AfterAll
     static void stop() throws Exception {
-        try {
+        try (S3ProxyServer closing = s3) {
             if (cluster != null) {
                 cluster.close();
-            }
-        } finally {
-            try {
-                if (s3 != null) {
-                    s3.stop();
-                }
-            } finally {
-                if (blobs != null) {
-                    blobs.close();
-                }
             }
         }
     }
@@ -111,7 +81,7 @@ class LakeOnObjectStorageIT {
             LakeTables.rows(cluster.lakeCatalogOptions(), path, row -> Map.entry(row.getInt(0),
                     row.getString(1).toString())).forEach(entry -> lake.put(entry.getKey(), entry.getValue()));
             assertThat(lake).isEqualTo(oracle);
-            List<String> objects = objectsUnder("warehouse/" + path.getDatabaseName() + ".db/" + path.getTableName());
+            List<String> objects = s3.objectsUnder("warehouse/" + path.getDatabaseName() + ".db/" + path.getTableName());
             assertThat(objects).as("the table's files in the S3 bucket")
                     .anySatisfy(name -> assertThat(name).contains("/snapshot/snapshot-"))
                     .anySatisfy(name -> assertThat(name).contains("/bucket-").contains("data-"));
@@ -149,14 +119,5 @@ class LakeOnObjectStorageIT {
             }
             writer.flush();
         }
-    }
-
-    private static List<String> objectsUnder(String prefix) {
-        BlobStore store = blobs.getBlobStore();
-        List<String> names = new ArrayList<>();
-        for (StorageMetadata object : store.list(BUCKET, ListContainerOptions.Builder.prefix(prefix).recursive())) {
-            names.add(object.getName());
-        }
-        return names;
     }
 }

@@ -8,6 +8,7 @@ import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.InvalidTypeException;
 import dev.riffle.core.exception.PartitionNotFoundException;
+import dev.riffle.core.exception.RemoteStorageUnavailableException;
 import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.exception.UnsupportedTableException;
 import dev.riffle.core.fetch.FetchException;
@@ -114,6 +115,9 @@ public final class Failures {
         }
         if (e instanceof LogExpiredException) {
             return failure(FailureKind.CONFLICT, "log_expired", message);
+        }
+        if (e instanceof RemoteStorageUnavailableException) {
+            return failure(FailureKind.UNAVAILABLE, "remote_storage_unavailable", message);
         }
         if (e instanceof InvalidTypeException) {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_type", message);

@@ -1,0 +1,27 @@
+package dev.riffle.cli;
+
+import java.util.LinkedHashMap;
+import java.util.Map;
+import org.apache.fluss.config.Configuration;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code --client-option KEY=VALUE}: Fluss client options as Fluss names them, for the commands
+ * that connect to a cluster; for example the credentials of the cluster's remote storage on S3
+ * ({@code --client-option client.fs.s3.endpoint=http://minio:9000}).
+ */
+public final class FlussClientOptions {
+
+    @Option(names = "--client-option", paramLabel = "KEY=VALUE",
+            description = "A Fluss client option, as Fluss names it; repeatable. To read a cluster's remote storage"
+                    + " on S3: --client-option client.fs.s3.endpoint=URL --client-option client.fs.s3.access-key=KEY"
+                    + " --client-option client.fs.s3.secret-key=SECRET"
+                    + " --client-option client.fs.s3.path.style.access=true.")
+    Map<String, String> options = new LinkedHashMap<>();
+
+    /** {@code conf} with these options set over it. */
+    public Configuration applyTo(Configuration conf) {
+        options.forEach(conf::setString);
+        return conf;
+    }
+}

@@ -1,0 +1,30 @@
+package dev.riffle.server.failure;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.riffle.core.exception.LogExpiredException;
+import dev.riffle.core.exception.RemoteStorageUnavailableException;
+import java.io.IOException;
+import java.util.concurrent.CompletionException;
+import org.junit.jupiter.api.Test;
+
+class FailuresTest {
+
+    @Test
+    void anUnreachableRemoteStorageIsARetriableUnavailabilityWithTheStoresMessage() {
+        Failures.Failure failure = Failures.classify(new CompletionException(new RemoteStorageUnavailableException(
+                "Cannot read remote log segment s3://fluss/remote/log/x.log of bucket 0 at offset 0: connect timed out",
+                new IOException("connect timed out"))));
+        assertThat(failure.kind()).isEqualTo(FailureKind.UNAVAILABLE);
+        assertThat(failure.code()).isEqualTo("remote_storage_unavailable");
+        assertThat(failure.message()).contains("s3://fluss/remote/log/x.log").contains("connect timed out");
+    }
+
+    @Test
+    void anExpiredLogIsAConflictAndAnUnknownFailureShowsOnlyAnId() {
+        assertThat(Failures.classify(new LogExpiredException("bucket 0 expired", null)).code()).isEqualTo("log_expired");
+        Failures.Failure internal = Failures.classify(new IllegalStateException("secret detail"));
+        assertThat(internal.kind()).isEqualTo(FailureKind.INTERNAL);
+        assertThat(internal.message()).doesNotContain("secret detail").contains("error id");
+    }
+}
