@@ -84,7 +84,8 @@ record RemoteLogSegments(TableBucket bucket, long fetchOffset, String tabletDir,
                 throw new LogExpiredException("Remote log segment " + file + " of bucket " + bucket.getBucket()
                         + " expired (table.log.ttl) while it was read at offset " + fetchOffset
                         + "; the rows before the bucket's new earliest offset are gone from the log", e);
-            } catch (IOException e) {
+            } catch (IOException | RuntimeException e) {
+                // Runtime too: the file system plugins' SDKs (S3A, the AWS SDK) throw unchecked exceptions.
                 throw new RemoteStorageUnavailableException("Cannot read remote log segment " + file + " of bucket "
                         + bucket.getBucket() + " at offset " + fetchOffset + ": " + e.getMessage(), e);
             }

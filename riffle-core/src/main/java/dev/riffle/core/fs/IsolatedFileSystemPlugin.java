@@ -64,7 +64,14 @@ public abstract class IsolatedFileSystemPlugin implements FileSystemPlugin {
                 scheme + ":// paths need Fluss's " + pluginJar + " plugin, which the plugin directory "
                         + directory.root() + " does not hold (expected a sub-directory with its jar)"));
         // The wrapper runs each call with the plugin's class loader as the context one, as Hadoop expects.
-        return PluginFileSystemWrapper.of(plugin).create(fsUri, withClientOptionsUnprefixed(configuration));
+        try {
+            return PluginFileSystemWrapper.of(plugin).create(fsUri, withClientOptionsUnprefixed(configuration));
+        } catch (IOException | RuntimeException e) {
+            // Hadoop's S3A reports missing credentials as a runtime exception without saying where they go.
+            throw new IOException("Cannot open " + fsUri + " with Fluss's " + pluginJar + " plugin: " + e.getMessage()
+                    + "; a client takes the store's options under client.fs. (client.fs." + scheme + ".endpoint, client.fs."
+                    + scheme + ".access-key, client.fs." + scheme + ".secret-key; riffle: --client-option)", e);
+        }
     }
 
     /**
