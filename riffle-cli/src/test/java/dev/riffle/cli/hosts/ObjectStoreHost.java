@@ -12,7 +12,6 @@ import java.nio.file.Path;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import org.gaul.s3proxy.AuthenticationType;
 import org.gaul.s3proxy.S3Proxy;
 import org.jclouds.ContextBuilder;
@@ -78,11 +77,7 @@ final class ObjectStoreHost implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
-        process.destroy();
-        if (!process.waitFor(30, TimeUnit.SECONDS)) {
-            process.destroyForcibly();
-            process.waitFor(30, TimeUnit.SECONDS);
-        }
+        RiffleProcess.stop(process);
     }
 
     /** The object store's JVM: {@code ObjectStoreHost ADDRESS PORT}; runs until killed. */

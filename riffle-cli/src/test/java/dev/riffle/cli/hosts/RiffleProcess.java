@@ -111,6 +111,11 @@ final class RiffleProcess implements AutoCloseable {
 
     @Override
     public void close() throws InterruptedException {
+        stop(process);
+    }
+
+    /** Stops a process this test started on a host: SIGTERM, then after 30 s SIGKILL. */
+    static void stop(Process process) throws InterruptedException {
         process.destroy();
         if (!process.waitFor(30, TimeUnit.SECONDS)) {
             process.destroyForcibly();
