@@ -34,8 +34,12 @@ import org.apache.fluss.exception.AuthenticationException;
  * }</pre>
  */
 public final class Sessions implements AutoCloseable {
-    /** SQL connections of the shared session (several requests' statements run at once). */
-    public static final int SHARED_SQL_CONNECTIONS = 4;
+    /**
+     * SQL connections of the shared session: how many requests' statements run at once. They
+     * share one Fluss session, so one more costs a Calcite connection; 32 keep two cores busy with
+     * point queries that each wait a millisecond for their lookup batch.
+     */
+    public static final int SHARED_SQL_CONNECTIONS = 32;
     /** SQL connections per principal: one, so that a principal's statements cannot crowd out others'. */
     public static final int PRINCIPAL_SQL_CONNECTIONS = 1;
 

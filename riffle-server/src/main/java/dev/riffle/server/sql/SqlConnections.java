@@ -20,15 +20,19 @@ import java.util.Properties;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentLinkedDeque;
+import dev.riffle.sql.exec.FlussSession;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 
 /**
- * A small pool of {@code jdbc:riffle} connections for {@code POST /v1/sql}: opened on first use,
- * at most {@code size} of them, each used by one request at a time. Each connection keeps its
- * most recent prepared statements, so a repeated query (a point lookup with {@code ?}
- * parameters) is planned once per connection, not once per request.
+ * A pool of {@code jdbc:riffle} connections for the SQL of every surface: opened on first use,
+ * at most {@code size} of them, each used by one request at a time, all over one Fluss session
+ * (one Fluss connection, its table handles and lookupers), so a connection costs a Calcite
+ * connection, not a Fluss client, and the point queries of concurrent requests are batched into
+ * the same lookups. Each connection keeps its most recent prepared statements, so a repeated
+ * query (a point lookup with {@code ?} parameters) is planned once per connection, not once per
+ * request.
  */
 public final class SqlConnections implements AutoCloseable {
     public static final int DEFAULT_SIZE = 4;
@@ -40,6 +44,9 @@ public final class SqlConnections implements AutoCloseable {
     private final Duration waitTimeout;
     private final ConcurrentLinkedDeque<Pooled> idle = new ConcurrentLinkedDeque<>();
     private final List<Pooled> all = new ArrayList<>();
+    private final RiffleDriver driver = new RiffleDriver();
+    /** The Fluss session every connection of the pool shares; opened with the first connection. */
+    private FlussSession session;
     private volatile boolean closed;
 
     /**
@@ -120,8 +127,14 @@ public final class SqlConnections implements AutoCloseable {
     }
 
     private Pooled open() throws SQLException {
-        Connection connection = new RiffleDriver().connect(url, properties);
-        Pooled pooled = new Pooled(connection);
+        FlussSession shared;
+        synchronized (all) {
+            if (session == null) {
+                session = driver.openSession(url, properties);
+            }
+            shared = session;
+        }
+        Pooled pooled = new Pooled(driver.connect(url, properties, shared));
         synchronized (all) {
             all.add(pooled);
         }
@@ -132,9 +145,12 @@ public final class SqlConnections implements AutoCloseable {
     public void close() throws Exception {
         closed = true;
         List<Pooled> open;
+        FlussSession shared;
         synchronized (all) {
             open = new ArrayList<>(all);
             all.clear();
+            shared = session;
+            session = null;
         }
         Exception failure = null;
         for (Pooled pooled : open) {
@@ -149,6 +165,17 @@ public final class SqlConnections implements AutoCloseable {
             }
         }
         idle.clear();
+        if (shared != null) {
+            try {
+                shared.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
         if (failure != null) {
             throw failure;
         }
@@ -160,17 +187,12 @@ public final class SqlConnections implements AutoCloseable {
      * rather than as it was up to a second ago (changes made elsewhere are seen within that second).
      */
     public void tableChanged(TablePath path) {
-        List<Pooled> pooled;
+        FlussSession shared;
         synchronized (all) {
-            pooled = new ArrayList<>(all);
+            shared = session;
         }
-        for (Pooled connection : pooled) {
-            try {
-                connection.connection.unwrap(org.apache.calcite.jdbc.CalciteConnection.class).getRootSchema()
-                        .unwrap(dev.riffle.sql.catalog.FlussRootSchema.class).session().forget(path);
-            } catch (SQLException | RuntimeException e) {
-                // a connection that cannot say is planned anew within a second anyway
-            }
+        if (shared != null) {
+            shared.forget(path);
         }
     }
 
@@ -188,6 +210,16 @@ public final class SqlConnections implements AutoCloseable {
         /** A prepared statement for {@code sql}, reused across requests on this connection. */
         public PreparedStatement prepare(String sql) throws SQLException {
             return pooled.prepare(sql);
+        }
+
+        /** Whether this connection holds a prepared statement for exactly {@code sql}. */
+        public boolean isPrepared(String sql) {
+            PreparedStatement statement = pooled.statements.get(sql);
+            try {
+                return statement != null && !statement.isClosed();
+            } catch (SQLException e) {
+                return false;
+            }
         }
 
         /**

@@ -52,14 +52,17 @@ public final class SqlStatements {
         requireNonNull(parameters, "parameters is null");
         requireNonNull(part, "part is null");
         checkLength(request, sql);
+        SqlConnections.Lease lease = request.session().sql().borrow();
         Optional<DdlStatement> ddlStatement;
         try {
-            ddlStatement = DdlParser.parse(sql);
+            // A statement this connection prepared before is no DDL (DDL is never prepared): a
+            // repeated query skips tokenizing its text again.
+            ddlStatement = lease.isPrepared(sql) ? Optional.empty() : DdlParser.parse(sql);
         } catch (RuntimeException e) {
+            lease.close();
             throw new SQLException(e.getMessage(), e);
         }
         boolean ddl = ddlStatement.isPresent();
-        SqlConnections.Lease lease = request.session().sql().borrow();
         if (ddl) {
             try (lease) {
                 if (!parameters.isEmpty() || part.isPresent()) {

@@ -37,7 +37,13 @@ public final class RiffleDriver extends Driver {
     public static final String PREFIX = "jdbc:riffle:";
     private static final String FLUSS_PREFIX = "fluss.";
 
-    private final Map<AvaticaConnection, FlussSession> sessions = new ConcurrentHashMap<>();
+    /** Each open connection's session, and whether the connection owns it (closes it when it closes). */
+    private final Map<AvaticaConnection, Held> sessions = new ConcurrentHashMap<>();
+
+    private record Held(FlussSession session, boolean owned) {}
+
+    /** A URL taken apart: the bootstrap address, Calcite's properties, the Fluss client settings, the limits. */
+    private record Parsed(String address, Properties calcite, Map<String, String> fluss, StatementLimits limits) {}
 
     static {
         new RiffleDriver().register();
@@ -67,6 +73,69 @@ public final class RiffleDriver extends Driver {
         if (!acceptsURL(url)) {
             return null;
         }
+        Parsed parsed = parse(url, info);
+        FlussSession session;
+        try {
+            session = FlussSession.connect(parsed.address(), parsed.fluss(), parsed.limits());
+        } catch (RuntimeException e) {
+            throw new SQLException("Cannot connect to Fluss at " + parsed.address() + ": " + e.getMessage(), e);
+        }
+        try {
+            return connect(url, parsed, session, true);
+        } catch (SQLException | RuntimeException e) {
+            closeQuietly(session);
+            throw e;
+        }
+    }
+
+    /**
+     * The session a connection to {@code url} would open, for {@link #connect(String, Properties,
+     * FlussSession)}: servers open one and pool many connections over it, so that every
+     * connection shares its Fluss connection, table handles and lookupers (point queries of all
+     * of them are batched together). The caller closes it after the last of those connections.
+     */
+    public FlussSession openSession(String url, Properties info) throws SQLException {
+        Parsed parsed = parse(url, info);
+        try {
+            return FlussSession.connect(parsed.address(), parsed.fluss(), parsed.limits());
+        } catch (RuntimeException e) {
+            throw new SQLException("Cannot connect to Fluss at " + parsed.address() + ": " + e.getMessage(), e);
+        }
+    }
+
+    /**
+     * A connection to {@code url} over {@code session}, which stays open when the connection
+     * closes. For example, a pool of connections sharing one Fluss connection:
+     *
+     * <pre>{@code
+     * RiffleDriver driver = new RiffleDriver();
+     * try (FlussSession session = driver.openSession(url, properties);
+     *         Connection a = driver.connect(url, properties, session);
+     *         Connection b = driver.connect(url, properties, session)) { ... }
+     * }</pre>
+     */
+    public Connection connect(String url, Properties info, FlussSession session) throws SQLException {
+        if (!acceptsURL(url)) {
+            throw new SQLException("Not a Riffle URL (jdbc:riffle://HOST:PORT): " + url);
+        }
+        return connect(url, parse(url, info), java.util.Objects.requireNonNull(session, "session is null"), false);
+    }
+
+    private Connection connect(String url, Parsed parsed, FlussSession session, boolean owned) throws SQLException {
+        CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session));
+        AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, url, parsed.calcite(),
+                root, null);
+        sessions.put(connection, new Held(session, owned));
+        try {
+            handler.onConnectionInit(connection);
+        } catch (SQLException | RuntimeException e) {
+            sessions.remove(connection);
+            throw e;
+        }
+        return connection;
+    }
+
+    private static Parsed parse(String url, Properties info) throws SQLException {
         String rest = url.substring(PREFIX.length());
         if (!rest.startsWith("//")) {
             throw new SQLException("A Riffle URL is jdbc:riffle://HOST:PORT (the Fluss bootstrap address), got " + url);
@@ -109,28 +178,7 @@ public final class RiffleDriver extends Driver {
         } catch (IllegalArgumentException e) {
             throw new SQLException(e.getMessage(), e);
         }
-        FlussSession session;
-        try {
-            session = FlussSession.connect(address, fluss, limits);
-        } catch (RuntimeException e) {
-            throw new SQLException("Cannot connect to Fluss at " + address + ": " + e.getMessage(), e);
-        }
-        try {
-            CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session));
-            AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, url, properties,
-                    root, null);
-            sessions.put(connection, session);
-            try {
-                handler.onConnectionInit(connection);
-            } catch (SQLException | RuntimeException e) {
-                sessions.remove(connection);
-                throw e;
-            }
-            return connection;
-        } catch (SQLException | RuntimeException e) {
-            closeQuietly(session);
-            throw e;
-        }
+        return new Parsed(address, properties, fluss, limits);
     }
 
     @Override
@@ -143,10 +191,10 @@ public final class RiffleDriver extends Driver {
                 // Calcite applies the schema property only to model-based connections
                 String schema = ((org.apache.calcite.jdbc.CalciteConnection) connection).config().schema();
                 if (schema != null) {
-                    FlussSession session = sessions.get(connection);
-                    if (session != null && !session.databases().contains(schema)) {
+                    Held held = sessions.get(connection);
+                    if (held != null && !held.session().databases().contains(schema)) {
                         throw new SQLException("The URL names schema " + schema + ", which is not a Fluss database;"
-                                + " databases: " + new java.util.TreeSet<>(session.databases()));
+                                + " databases: " + new java.util.TreeSet<>(held.session().databases()));
                     }
                     connection.setSchema(schema);
                 }
@@ -155,9 +203,9 @@ public final class RiffleDriver extends Driver {
             @Override
             public void onConnectionClose(AvaticaConnection connection) {
                 calcite.onConnectionClose(connection);
-                FlussSession session = sessions.remove(connection);
-                if (session != null) {
-                    closeQuietly(session);
+                Held held = sessions.remove(connection);
+                if (held != null && held.owned()) {
+                    closeQuietly(held.session());
                 }
             }
 

@@ -1,0 +1,112 @@
+package dev.riffle.server.sql;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import dev.riffle.local.LocalCluster;
+import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.local.junit.TestNames;
+import dev.riffle.server.failure.ServiceException;
+import dev.riffle.sql.catalog.FlussRootSchema;
+import dev.riffle.sql.exec.FlussSession;
+import dev.riffle.sql.exec.StatementLimits;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * The SQL pool every surface runs statements on: its connections share one Fluss session, each
+ * serves one request at a time, a request finds none free within the wait only when all are
+ * lent, and closing the pool closes the session.
+ */
+@ExtendWith(LocalClusterExtension.class)
+class SqlConnectionsIT {
+
+    @Test
+    void connectionsShareOneSessionAndServeOneRequestEach(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("pool");
+        SqlConnections pool = SqlConnections.over(cluster.clientConfig(), 3, Duration.ofMillis(300),
+                StatementLimits.DEFAULT);
+        FlussSession shared;
+        try (pool) {
+            try (SqlConnections.Lease lease = pool.borrow()) {
+                lease.executeDdl("CREATE DATABASE " + db);
+                lease.executeDdl("CREATE TABLE " + db + ".kv (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)");
+                try (PreparedStatement insert = lease.prepare("INSERT INTO " + db + ".kv VALUES (?, ?)")) {
+                    for (int id = 0; id < 50; id++) {
+                        insert.setInt(1, id);
+                        insert.setString(2, "v" + id);
+                        insert.executeUpdate();
+                    }
+                }
+            }
+            List<SqlConnections.Lease> lent = new ArrayList<>();
+            Set<FlussSession> sessions = ConcurrentHashMap.newKeySet();
+            for (int i = 0; i < 3; i++) {
+                SqlConnections.Lease lease = pool.borrow();
+                lent.add(lease);
+                PreparedStatement statement = lease.prepare("SELECT v FROM " + db + ".kv WHERE id = ?");
+                sessions.add(statement.getConnection().unwrap(org.apache.calcite.jdbc.CalciteConnection.class)
+                        .getRootSchema().unwrap(FlussRootSchema.class).session());
+            }
+            assertThat(sessions).as("the sessions of three connections").hasSize(1);
+            shared = sessions.iterator().next();
+            // All three lent: a fourth request waits out the wait and is told the pool is busy.
+            assertThatThrownBy(pool::borrow).isInstanceOf(ServiceException.class).hasMessageContaining("busy");
+            lent.forEach(SqlConnections.Lease::close);
+
+            // A prepared statement is known to the connection that prepared it, DDL never is.
+            try (SqlConnections.Lease lease = pool.borrow()) {
+                assertThat(lease.isPrepared("SELECT v FROM " + db + ".kv WHERE id = ?")).isTrue();
+                assertThat(lease.isPrepared("SELECT 1")).isFalse();
+            }
+
+            // Point queries from several threads at once, each on a connection of its own, all right.
+            ExecutorService threads = Executors.newFixedThreadPool(3);
+            try {
+                List<Future<String>> answers = new ArrayList<>();
+                for (int id = 0; id < 50; id++) {
+                    int key = id;
+                    answers.add(threads.submit(() -> {
+                        try (SqlConnections.Lease lease = pool.borrow()) {
+                            PreparedStatement statement = lease.prepare("SELECT v FROM " + db + ".kv WHERE id = ?");
+                            statement.setInt(1, key);
+                            try (ResultSet rs = statement.executeQuery()) {
+                                return rs.next() ? rs.getString(1) : "none";
+                            }
+                        }
+                    }));
+                }
+                for (int id = 0; id < 50; id++) {
+                    assertThat(answers.get(id).get()).isEqualTo("v" + id);
+                }
+            } finally {
+                threads.shutdownNow();
+            }
+
+            // A connection given up as broken is closed; the session stays for the others.
+            try (SqlConnections.Lease lease = pool.borrow()) {
+                lease.discard();
+            }
+            try (SqlConnections.Lease lease = pool.borrow(); Statement statement = lease.prepare(
+                    "SELECT count(*) FROM " + db + ".kv").getConnection().createStatement();
+                    ResultSet rs = statement.executeQuery("SELECT count(*) FROM " + db + ".kv")) {
+                assertThat(rs.next()).isTrue();
+                assertThat(rs.getLong(1)).isEqualTo(50);
+            }
+        }
+        // Closing the pool closed the session, and with it the session's own Arrow allocator.
+        assertThatThrownBy(() -> shared.riffle().allocator().buffer(8)).isInstanceOf(IllegalStateException.class);
+        assertThatThrownBy(pool::borrow).isInstanceOf(ServiceException.class).hasMessageContaining("shutting down");
+    }
+}
