@@ -30,7 +30,7 @@ final class PointQueryPhase {
      * costs the caller, apart from waiting for the tablet server and the batch timer).
      */
     record Result(String plan, long[] jdbcNanos, long[] javaNanos, double jdbcCpuNanos, double javaCpuNanos,
-            String batchTimeout) {
+            String batchTimeout, long[] plainNanos, long[] plainJavaNanos) {
         long jdbc(double quantile) {
             return percentile(jdbcNanos, quantile);
         }
@@ -41,6 +41,11 @@ final class PointQueryPhase {
 
         double p50Ratio() {
             return (double) jdbc(0.5) / java(0.5);
+        }
+
+        /** A plain {@code Statement} running the same point query text again, against the Lookuper. */
+        double plainP50Ratio() {
+            return (double) percentile(plainNanos, 0.5) / percentile(plainJavaNanos, 0.5);
         }
     }
 
@@ -67,6 +72,7 @@ final class PointQueryPhase {
         Class.forName("dev.riffle.sql.jdbc.RiffleDriver");
         try (java.sql.Connection sql = DriverManager.getConnection("jdbc:riffle://" + bootstrap, properties);
                 PreparedStatement statement = sql.prepareStatement(SQL);
+                java.sql.Statement plain = sql.createStatement();
                 Connection fluss = ConnectionFactory.createConnection(conf);
                 Table table = fluss.getTable(SqlBenchmark.KV)) {
             String plan = explain(sql);
@@ -91,14 +97,29 @@ final class PointQueryPhase {
                 check(key, row.getInt(0), row.getString(1).toString(), row.getLong(2), row.getDouble(3), "Lookuper");
             };
 
+            // The same query text again and again through a plain Statement (keys = 1: always key 0),
+            // which the driver's plan cache plans once.
+            Call again = key -> {
+                try (ResultSet rows = plain.executeQuery("SELECT * FROM " + SqlBenchmark.KV + " WHERE k = " + key)) {
+                    if (!rows.next()) {
+                        throw new IllegalStateException("SQL found no row for k = " + key);
+                    }
+                    check(key, rows.getInt(1), rows.getString(2), rows.getLong(3), rows.getDouble(4), "SQL");
+                }
+            };
+
             int warmup = Math.max(2_000, options.lookups() / 5);
             alternate(jdbc, java, options.keys(), 1_000_000, warmup, new long[2]);
             long[] cpu = new long[2];
             long[][] nanos = alternate(jdbc, java, options.keys(), 0, options.lookups(), cpu);
             Arrays.sort(nanos[0]);
             Arrays.sort(nanos[1]);
+            alternate(again, java, 1, 0, warmup, new long[2]);
+            long[][] repeated = alternate(again, java, 1, 0, options.lookups(), new long[2]);
+            Arrays.sort(repeated[0]);
+            Arrays.sort(repeated[1]);
             return new Result(plan, nanos[0], nanos[1], (double) cpu[0] / options.lookups(),
-                    (double) cpu[1] / options.lookups(), options.lookupBatchTimeout());
+                    (double) cpu[1] / options.lookups(), options.lookupBatchTimeout(), repeated[0], repeated[1]);
         }
     }
 
@@ -175,6 +196,13 @@ final class PointQueryPhase {
                 (double) result.jdbc(0.99) / result.java(0.99));
         System.out.printf(Locale.ROOT, "  calling thread's CPU per call: JDBC %.1f us, Java %.1f us (the rest is waiting for the"
                 + " tablet server and the batch timer)%n", result.jdbcCpuNanos() / 1e3, result.javaCpuNanos() / 1e3);
+        System.out.printf(Locale.ROOT, "  the same query text again through a plain Statement (k = 0 every time):%n");
+        row("Java Lookuper.lookup(0).get()", result.plainJavaNanos());
+        row("JDBC Statement.executeQuery(\"... WHERE k = 0\")", result.plainNanos());
+        System.out.printf(Locale.ROOT, "  %-44s %9.2fx %9.2fx %9.2fx   (target p50 <= 1.5x)%n", "ratio JDBC / Java",
+                result.plainP50Ratio(), (double) percentile(result.plainNanos(), 0.9)
+                        / percentile(result.plainJavaNanos(), 0.9), (double) percentile(result.plainNanos(), 0.99)
+                        / percentile(result.plainJavaNanos(), 0.99));
     }
 
     private static void row(String label, long[] sorted) {

@@ -3,6 +3,7 @@ package dev.riffle.sql.catalog;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.FlussSession;
+import dev.riffle.sql.exec.PlanCache;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
@@ -19,13 +20,30 @@ import org.apache.calcite.schema.Table;
 /** The root SQL schema: one sub-schema per Fluss database, listed live from the cluster. */
 public final class FlussRootSchema implements Schema {
     private final FlussSession session;
+    /** This connection's plans of queries by SQL text (one root schema per connection). */
+    private final PlanCache plans = new PlanCache();
+    private final boolean vectorized;
 
     public FlussRootSchema(FlussSession session) {
+        this(session, true);
+    }
+
+    /** @param vectorized whether this connection's aggregates over a scan run on Arrow batches (see the driver's {@code vectorized}) */
+    public FlussRootSchema(FlussSession session, boolean vectorized) {
         this.session = requireNonNull(session, "session is null");
+        this.vectorized = vectorized;
+    }
+
+    public boolean vectorized() {
+        return vectorized;
     }
 
     public FlussSession session() {
         return session;
+    }
+
+    public PlanCache plans() {
+        return plans;
     }
 
     @Override

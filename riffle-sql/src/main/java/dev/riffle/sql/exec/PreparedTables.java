@@ -5,10 +5,12 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.planner.FlussScan;
 import dev.riffle.sql.planner.FlussTableModify;
+import dev.riffle.sql.planner.VectorizedAggregate;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.jdbc.CalciteConnection;
@@ -39,6 +41,8 @@ public final class PreparedTables {
             public void visit(RelNode node, int ordinal, RelNode parent) {
                 if (node instanceof FlussScan scan) {
                     tables.add(scan.plan().table());
+                } else if (node instanceof VectorizedAggregate aggregate) {
+                    tables.add(aggregate.plan().table());
                 } else if (node instanceof FlussTableModify modify) {
                     tables.add(modify.flussTable().info());
                 }
@@ -52,15 +56,10 @@ public final class PreparedTables {
      * Whether a table the statement was planned for has since been dropped, created again or
      * altered, as the connection's metadata (at most a second old) says.
      */
-    @SuppressWarnings("unchecked")
     public static boolean stale(PreparedStatement statement) throws SQLException {
         requireNonNull(statement, "statement is null");
         var handle = statement.unwrap(AvaticaPreparedStatement.class).handle;
         if (handle == null || handle.signature == null || handle.signature.internalParameters == null) {
-            return false;
-        }
-        Object tables = handle.signature.internalParameters.get(KEY);
-        if (!(tables instanceof List<?> list) || list.isEmpty()) {
             return false;
         }
         FlussRootSchema root;
@@ -70,11 +69,22 @@ public final class PreparedTables {
         } catch (ClassCastException e) {
             return false;
         }
-        if (root == null) {
+        return root != null && stale(handle.signature.internalParameters, root.session());
+    }
+
+    /**
+     * Whether a table a plan was made for (as its signature's internal parameters name them) has
+     * since been dropped, created again or altered, as {@code session}'s metadata (at most a
+     * second old) says.
+     */
+    @SuppressWarnings("unchecked")
+    public static boolean stale(Map<String, Object> internalParameters, FlussSession session) {
+        Object tables = internalParameters == null ? null : internalParameters.get(KEY);
+        if (!(tables instanceof List<?> list) || list.isEmpty()) {
             return false;
         }
         for (TableInfo planned : (List<TableInfo>) list) {
-            Optional<TableInfo> now = root.session().recentTableInfo(planned.getTablePath());
+            Optional<TableInfo> now = session.recentTableInfo(planned.getTablePath());
             if (now.isEmpty() || now.get().getTableId() != planned.getTableId()
                     || now.get().getSchemaId() != planned.getSchemaId()) {
                 return true;

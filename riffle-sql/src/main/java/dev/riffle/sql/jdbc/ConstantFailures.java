@@ -1,5 +1,7 @@
 package dev.riffle.sql.jdbc;
 
+import dev.riffle.sql.exec.PlanCache;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
 import org.apache.calcite.linq4j.AbstractEnumerable;
@@ -21,13 +23,17 @@ final class ConstantFailures {
         if (signature.statementType == Meta.StatementType.OTHER_DDL) {
             return signature; // DDL ran while preparing; it has nothing to enumerate
         }
-        Bindable<T> bindable = context -> guarded(signature.enumerable(context));
+        AtomicBoolean failed = new AtomicBoolean();
+        // A generated class whose constants failed cannot be used again (the JVM refuses it), so a
+        // plan kept for reuse is dropped once it failed (PlanCache reads this).
+        signature.internalParameters.put(PlanCache.FAILED, failed);
+        Bindable<T> bindable = context -> guarded(signature.enumerable(context), failed);
         return new CalciteSignature<>(signature.sql, signature.parameters, signature.internalParameters,
                 signature.rowType, signature.columns, signature.cursorFactory, signature.rootSchema,
                 signature.getCollationList(), -1, bindable, signature.statementType);
     }
 
-    private static <T> Enumerable<T> guarded(Enumerable<T> rows) {
+    private static <T> Enumerable<T> guarded(Enumerable<T> rows, AtomicBoolean failed) {
         return new AbstractEnumerable<>() {
             @Override
             public Enumerator<T> enumerator() {
@@ -35,8 +41,10 @@ final class ConstantFailures {
                 try {
                     inner = rows.enumerator();
                 } catch (ExceptionInInitializerError e) {
+                    failed.set(true);
                     throw translated(e.getCause() == null ? e : e.getCause());
                 } catch (NumberFormatException e) {
+                    failed.set(true);
                     throw translated(e);
                 }
                 return new Enumerator<>() {
@@ -50,8 +58,10 @@ final class ConstantFailures {
                         try {
                             return inner.moveNext();
                         } catch (ExceptionInInitializerError e) {
+                            failed.set(true);
                             throw translated(e.getCause() == null ? e : e.getCause());
                         } catch (NumberFormatException e) {
+                            failed.set(true);
                             throw translated(e);
                         }
                     }

@@ -31,11 +31,15 @@ import org.apache.calcite.jdbc.Driver;
  * Identifiers are case-sensitive and unquoted ones keep their case (Fluss names are); quote with
  * double quotes. Options follow the address ({@code jdbc:riffle://h:p;schema=shop}) or come as
  * properties: Calcite's connection properties, and Fluss client settings prefixed {@code fluss.}
- * (e.g. {@code fluss.client.lookup.batch-timeout=5ms}).
+ * (e.g. {@code fluss.client.lookup.batch-timeout=5ms}). {@code vectorized=false} leaves every
+ * aggregate to Calcite's row-at-a-time operators instead of computing those over a scan on its
+ * Arrow batches (for comparing the two; the answers are the same).
  */
 public final class RiffleDriver extends Driver {
     public static final String PREFIX = "jdbc:riffle:";
     private static final String FLUSS_PREFIX = "fluss.";
+    /** The driver property that turns vectorized aggregation off ({@code true} by default). */
+    public static final String VECTORIZED = "vectorized";
 
     /** Each open connection's session, and whether the connection owns it (closes it when it closes). */
     private final Map<AvaticaConnection, Held> sessions = new ConcurrentHashMap<>();
@@ -43,7 +47,8 @@ public final class RiffleDriver extends Driver {
     private record Held(FlussSession session, boolean owned) {}
 
     /** A URL taken apart: the bootstrap address, Calcite's properties, the Fluss client settings, the limits. */
-    private record Parsed(String address, Properties calcite, Map<String, String> fluss, StatementLimits limits) {}
+    private record Parsed(String address, Properties calcite, Map<String, String> fluss, StatementLimits limits,
+            boolean vectorized) {}
 
     static {
         new RiffleDriver().register();
@@ -122,7 +127,7 @@ public final class RiffleDriver extends Driver {
     }
 
     private Connection connect(String url, Parsed parsed, FlussSession session, boolean owned) throws SQLException {
-        CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session));
+        CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session, parsed.vectorized()));
         AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, url, parsed.calcite(),
                 root, null);
         sessions.put(connection, new Held(session, owned));
@@ -178,7 +183,13 @@ public final class RiffleDriver extends Driver {
         } catch (IllegalArgumentException e) {
             throw new SQLException(e.getMessage(), e);
         }
-        return new Parsed(address, properties, fluss, limits);
+        Object vectorized = properties.remove(VECTORIZED);
+        if (vectorized != null && !vectorized.toString().equalsIgnoreCase("true")
+                && !vectorized.toString().equalsIgnoreCase("false")) {
+            throw new SQLException(VECTORIZED + " must be true or false, got " + vectorized);
+        }
+        return new Parsed(address, properties, fluss, limits, vectorized == null
+                || vectorized.toString().equalsIgnoreCase("true"));
     }
 
     @Override

@@ -17,6 +17,7 @@ import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.validate.SqlValidator;
 import java.util.Optional;
+import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.plan.RelOptCostFactory;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalcitePrepareImpl;
@@ -76,12 +77,27 @@ final class RifflePrepare extends CalcitePrepareImpl {
             java.lang.reflect.Type elementType, long maxRowCount) {
         // Before the parser, whose time grows faster than the text.
         limits(context).check(query.sql);
+        Optional<FlussRootSchema> root = context.getRootSchema().schema instanceof FlussRootSchema fluss
+                ? Optional.of(fluss) : Optional.empty();
+        if (query.sql != null && root.isPresent()) {
+            Optional<CalciteSignature<?>> kept = root.get().plans().get(query.sql, schemaPath(context), maxRowCount,
+                    root.get().session());
+            if (kept.isPresent()) {
+                @SuppressWarnings("unchecked")
+                CalciteSignature<T> plan = (CalciteSignature<T>) kept.get();
+                return plan;
+            }
+        }
         try {
             CalciteSignature<T> signature = ConstantFailures.guard(super.prepareSql(context, query, elementType,
                     maxRowCount));
             directRead.ifPresent(read -> signature.internalParameters.put(DirectRead.KEY, read));
             if (!tables.isEmpty()) {
                 signature.internalParameters.put(PreparedTables.KEY, tables);
+            }
+            // Queries only: DDL runs while it is planned.
+            if (query.sql != null && root.isPresent() && signature.statementType == Meta.StatementType.SELECT) {
+                root.get().plans().put(query.sql, schemaPath(context), maxRowCount, signature);
             }
             return signature;
         } catch (RuntimeException e) {
@@ -96,6 +112,11 @@ final class RifflePrepare extends CalcitePrepareImpl {
             }
             throw (RuntimeException) cause;
         }
+    }
+
+    private static java.util.List<String> schemaPath(org.apache.calcite.jdbc.CalcitePrepare.Context context) {
+        java.util.List<String> path = context.getDefaultSchemaPath();
+        return path == null ? java.util.List.of() : path;
     }
 
     /** The limits of the connection a statement is prepared on. */

@@ -33,10 +33,19 @@ final class ConditionTranslator {
     }
 
     Optional<PushedCondition> translate(RexNode node) {
+        if (node instanceof RexInputRef) {
+            return booleanColumn(node, true); // WHERE flag (Calcite's form of flag = TRUE)
+        }
         if (!(node instanceof RexCall call)) {
             return Optional.empty();
         }
         switch (call.getKind()) {
+            case NOT, IS_FALSE -> {
+                return booleanColumn(call.getOperands().get(0), false);
+            }
+            case IS_TRUE -> {
+                return booleanColumn(call.getOperands().get(0), true);
+            }
             case AND, OR -> {
                 List<PushedCondition> children = new ArrayList<>();
                 for (RexNode operand : call.getOperands()) {
@@ -130,6 +139,18 @@ final class ConditionTranslator {
         PushedCondition.Op op = leading && trailing ? PushedCondition.Op.CONTAINS
                 : leading ? PushedCondition.Op.ENDS_WITH : PushedCondition.Op.STARTS_WITH;
         return Optional.of(new PushedCondition.Leaf(name(column.get()), op, List.of(ReadPlan.KeyValue.literal(middle))));
+    }
+
+    /**
+     * A BOOLEAN column tested for {@code value} (a null is neither, as for {@code = TRUE} and
+     * {@code = FALSE}).
+     */
+    private Optional<PushedCondition> booleanColumn(RexNode node, boolean value) {
+        if (!(node instanceof RexInputRef) || node.getType().getSqlTypeName() != SqlTypeName.BOOLEAN) {
+            return Optional.empty();
+        }
+        return column(node).map(c -> new PushedCondition.Leaf(name(c), PushedCondition.Op.EQ,
+                List.of(ReadPlan.KeyValue.literal(value))));
     }
 
     /** The table column a node reads directly, if it is one whose values Fluss's predicates compare correctly. */

@@ -4,7 +4,7 @@ import java.util.List;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 
-/** Riffle's access-path rules, one per path; registered by every {@link FlussScan}. */
+/** Riffle's access-path rules, one per path, and the vectorized aggregate's; registered by every {@link FlussScan}. */
 public final class FlussRules {
     public static final List<RelOptRule> RULES = List.of(
             PointLookupRule.INSTANCE,
@@ -13,7 +13,8 @@ public final class FlussRules {
             FilterPushdownRule.INSTANCE,
             ProjectPushdownRule.PROJECT,
             ProjectPushdownRule.PROJECT_FILTER,
-            TableModifyRule.INSTANCE);
+            TableModifyRule.INSTANCE,
+            VectorizedAggregateRule.INSTANCE);
 
     private FlussRules() {}
 

@@ -108,4 +108,24 @@ class ConditionTranslatorTest {
     private RexNode like(String pattern) {
         return rex.makeCall(SqlStdOperatorTable.LIKE, column(1), rex.makeLiteral(pattern));
     }
+
+    @Test
+    void aBooleanColumnAloneOrNegatedIsAnEquality() {
+        RowType flags = RowType.of(new org.apache.fluss.types.DataType[] {DataTypes.INT(), DataTypes.BOOLEAN()},
+                new String[] {"id", "flag"});
+        RelDataType flagRow = SqlTypes.rowType(types, flags);
+        ConditionTranslator onFlags = new ConditionTranslator(rex, List.of(0, 1), flags);
+        RexNode flag = rex.makeInputRef(flagRow.getFieldList().get(1).getType(), 1);
+        RexNode id = rex.makeInputRef(flagRow.getFieldList().get(0).getType(), 0);
+        assertThat(onFlags.translate(flag).map(PushedCondition::describe)).contains("flag = true");
+        assertThat(onFlags.translate(rex.makeCall(SqlStdOperatorTable.NOT, flag)).map(PushedCondition::describe))
+                .contains("flag = false");
+        assertThat(onFlags.translate(rex.makeCall(SqlStdOperatorTable.IS_TRUE, flag)).map(PushedCondition::describe))
+                .contains("flag = true");
+        assertThat(onFlags.translate(rex.makeCall(SqlStdOperatorTable.IS_FALSE, flag)).map(PushedCondition::describe))
+                .contains("flag = false");
+        // IS NOT TRUE holds for nulls too: not an equality
+        assertThat(onFlags.translate(rex.makeCall(SqlStdOperatorTable.IS_NOT_TRUE, flag))).isEmpty();
+        assertThat(onFlags.translate(id)).isEmpty();
+    }
 }

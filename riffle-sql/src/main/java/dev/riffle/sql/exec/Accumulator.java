@@ -1,0 +1,368 @@
+package dev.riffle.sql.exec;
+
+import dev.riffle.sql.planner.AggregatePlan.Aggregation;
+import java.math.BigDecimal;
+import java.util.Arrays;
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.Float4Vector;
+import org.apache.arrow.vector.Float8Vector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.calcite.sql.type.SqlTypeName;
+
+/**
+ * One aggregate's state for every group, folded a batch at a time from its argument vector. The
+ * arithmetic is Calcite's: a sum adds in its result type's Java type (an {@code INTEGER} sum
+ * wraps as an {@code int}, a {@code REAL} sum rounds as a {@code float}), minimum and maximum
+ * compare Calcite's values with {@code compareTo}, nulls are skipped, and an aggregate over no
+ * value is null (a count 0, {@code $SUM0} 0).
+ */
+abstract class Accumulator {
+    /** Makes room for {@code groups} groups. */
+    abstract void ensure(int groups);
+
+    abstract void add(VectorSchemaRoot batch, int[] groupOfRow, int rows);
+
+    /** The group's result as a Calcite value of the aggregate's type. */
+    abstract Object result(int group);
+
+    static Accumulator of(Aggregation aggregation) {
+        int argument = aggregation.argument();
+        return switch (aggregation.function()) {
+            case COUNT_ROWS -> new CountRows();
+            case COUNT -> new CountValues(argument);
+            case COUNT_DISTINCT -> new CountDistinct(argument);
+            case SUM, SUM0 -> sum(aggregation, aggregation.function() == dev.riffle.sql.planner.AggregatePlan.Function.SUM0);
+            case MIN -> new Extreme(argument, true);
+            case MAX -> new Extreme(argument, false);
+        };
+    }
+
+    private static Accumulator sum(Aggregation aggregation, boolean zeroWhenEmpty) {
+        SqlTypeName type = aggregation.result();
+        return switch (type) {
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> new IntegerSum(aggregation.argument(), type, zeroWhenEmpty);
+            case REAL -> new RealSum(aggregation.argument(), zeroWhenEmpty);
+            case FLOAT, DOUBLE -> new DoubleSum(aggregation.argument(), zeroWhenEmpty);
+            case DECIMAL -> new DecimalSum(aggregation.argument(), zeroWhenEmpty);
+            default -> throw new IllegalArgumentException("No vectorized SUM of " + type);
+        };
+    }
+
+    private static final class CountRows extends Accumulator {
+        private long[] counts = new long[0];
+
+        @Override
+        void ensure(int groups) {
+            if (counts.length < groups) {
+                counts = Arrays.copyOf(counts, Math.max(groups, counts.length * 2));
+            }
+        }
+
+        @Override
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            for (int row = 0; row < rows; row++) {
+                counts[groupOfRow[row]]++;
+            }
+        }
+
+        @Override
+        Object result(int group) {
+            return counts[group];
+        }
+    }
+
+    private static final class CountValues extends Accumulator {
+        private final int argument;
+        private long[] counts = new long[0];
+
+        CountValues(int argument) {
+            this.argument = argument;
+        }
+
+        @Override
+        void ensure(int groups) {
+            if (counts.length < groups) {
+                counts = Arrays.copyOf(counts, Math.max(groups, counts.length * 2));
+            }
+        }
+
+        @Override
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            FieldVector vector = batch.getVector(argument);
+            for (int row = 0; row < rows; row++) {
+                if (!vector.isNull(row)) {
+                    counts[groupOfRow[row]]++;
+                }
+            }
+        }
+
+        @Override
+        Object result(int group) {
+            return counts[group];
+        }
+    }
+
+    private static final class CountDistinct extends Accumulator {
+        private final int argument;
+        private Set<?>[] values = new Set<?>[0];
+
+        CountDistinct(int argument) {
+            this.argument = argument;
+        }
+
+        @Override
+        void ensure(int groups) {
+            if (values.length < groups) {
+                values = Arrays.copyOf(values, Math.max(groups, values.length * 2));
+            }
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            FieldVector vector = batch.getVector(argument);
+            CalciteColumn column = CalciteColumn.of(vector);
+            for (int row = 0; row < rows; row++) {
+                if (!vector.isNull(row)) {
+                    int group = groupOfRow[row];
+                    if (values[group] == null) {
+                        values[group] = new HashSet<>();
+                    }
+                    ((Set<Object>) values[group]).add(column.get(row));
+                }
+            }
+        }
+
+        @Override
+        Object result(int group) {
+            return values[group] == null ? 0L : (long) values[group].size();
+        }
+    }
+
+    /** State of a sum: whether a group has seen a value. */
+    private abstract static class Sum extends Accumulator {
+        final int argument;
+        final boolean zeroWhenEmpty;
+        boolean[] seen = new boolean[0];
+
+        Sum(int argument, boolean zeroWhenEmpty) {
+            this.argument = argument;
+            this.zeroWhenEmpty = zeroWhenEmpty;
+        }
+
+        @Override
+        void ensure(int groups) {
+            if (seen.length < groups) {
+                int size = Math.max(groups, seen.length * 2);
+                seen = Arrays.copyOf(seen, size);
+                resize(size);
+            }
+        }
+
+        abstract void resize(int size);
+
+        @Override
+        Object result(int group) {
+            return seen[group] ? value(group) : zeroWhenEmpty ? value(group) : null;
+        }
+
+        /** The sum of the group (its initial zero when it saw no value). */
+        abstract Object value(int group);
+    }
+
+    /**
+     * Sums to TINYINT, SMALLINT, INTEGER, BIGINT, added as longs. Calcite adds an INTEGER or BIGINT
+     * sum in its own Java type, which wraps (narrowing at the end gives the same bits), but it
+     * narrows every partial TINYINT and SMALLINT sum with a range check: those fail the same way.
+     */
+    private static final class IntegerSum extends Sum {
+        private final SqlTypeName type;
+        private final boolean checked;
+        private final long min;
+        private final long max;
+        private long[] sums = new long[0];
+
+        IntegerSum(int argument, SqlTypeName type, boolean zeroWhenEmpty) {
+            super(argument, zeroWhenEmpty);
+            this.type = type;
+            this.checked = type == SqlTypeName.TINYINT || type == SqlTypeName.SMALLINT;
+            this.min = type == SqlTypeName.TINYINT ? Byte.MIN_VALUE : Short.MIN_VALUE;
+            this.max = type == SqlTypeName.TINYINT ? Byte.MAX_VALUE : Short.MAX_VALUE;
+        }
+
+        @Override
+        void resize(int size) {
+            sums = Arrays.copyOf(sums, size);
+        }
+
+        @Override
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            FieldVector vector = batch.getVector(argument);
+            boolean primitive = GroupNumbers.integers(vector);
+            CalciteColumn column = primitive ? null : CalciteColumn.of(vector);
+            for (int row = 0; row < rows; row++) {
+                if (!vector.isNull(row)) {
+                    int group = groupOfRow[row];
+                    long sum = sums[group] + (primitive ? GroupNumbers.integer(vector, row)
+                            : ((Number) column.get(row)).longValue());
+                    if (checked && (sum < min || sum > max)) {
+                        throw new ArithmeticException("Value " + sum + " out of range");
+                    }
+                    sums[group] = sum;
+                    seen[group] = true;
+                }
+            }
+        }
+
+        @Override
+        Object value(int group) {
+            long sum = sums[group];
+            return switch (type) {
+                case TINYINT -> (byte) sum;
+                case SMALLINT -> (short) sum;
+                case INTEGER -> (int) sum;
+                default -> sum;
+            };
+        }
+    }
+
+    private static final class RealSum extends Sum {
+        private float[] sums = new float[0];
+
+        RealSum(int argument, boolean zeroWhenEmpty) {
+            super(argument, zeroWhenEmpty);
+        }
+
+        @Override
+        void resize(int size) {
+            sums = Arrays.copyOf(sums, size);
+        }
+
+        @Override
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            FieldVector vector = batch.getVector(argument);
+            CalciteColumn column = vector instanceof Float4Vector ? null : CalciteColumn.of(vector);
+            for (int row = 0; row < rows; row++) {
+                if (!vector.isNull(row)) {
+                    int group = groupOfRow[row];
+                    sums[group] += column == null ? ((Float4Vector) vector).get(row)
+                            : ((Number) column.get(row)).floatValue();
+                    seen[group] = true;
+                }
+            }
+        }
+
+        @Override
+        Object value(int group) {
+            return sums[group];
+        }
+    }
+
+    private static final class DoubleSum extends Sum {
+        private double[] sums = new double[0];
+
+        DoubleSum(int argument, boolean zeroWhenEmpty) {
+            super(argument, zeroWhenEmpty);
+        }
+
+        @Override
+        void resize(int size) {
+            sums = Arrays.copyOf(sums, size);
+        }
+
+        @Override
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            FieldVector vector = batch.getVector(argument);
+            CalciteColumn column = vector instanceof Float8Vector ? null : CalciteColumn.of(vector);
+            for (int row = 0; row < rows; row++) {
+                if (!vector.isNull(row)) {
+                    int group = groupOfRow[row];
+                    sums[group] += column == null ? ((Float8Vector) vector).get(row)
+                            : ((Number) column.get(row)).doubleValue();
+                    seen[group] = true;
+                }
+            }
+        }
+
+        @Override
+        Object value(int group) {
+            return sums[group];
+        }
+    }
+
+    private static final class DecimalSum extends Sum {
+        private BigDecimal[] sums = new BigDecimal[0];
+
+        DecimalSum(int argument, boolean zeroWhenEmpty) {
+            super(argument, zeroWhenEmpty);
+        }
+
+        @Override
+        void resize(int size) {
+            sums = Arrays.copyOf(sums, size);
+        }
+
+        @Override
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            FieldVector vector = batch.getVector(argument);
+            CalciteColumn column = CalciteColumn.of(vector);
+            for (int row = 0; row < rows; row++) {
+                if (!vector.isNull(row)) {
+                    int group = groupOfRow[row];
+                    BigDecimal value = (BigDecimal) column.get(row);
+                    sums[group] = sums[group] == null ? value : sums[group].add(value);
+                    seen[group] = true;
+                }
+            }
+        }
+
+        @Override
+        Object value(int group) {
+            return sums[group] == null ? BigDecimal.ZERO : sums[group];
+        }
+    }
+
+    /** MIN or MAX: the first of the least (greatest) values, as Calcite keeps it. */
+    private static final class Extreme extends Accumulator {
+        private final int argument;
+        private final boolean least;
+        private Object[] best = new Object[0];
+
+        Extreme(int argument, boolean least) {
+            this.argument = argument;
+            this.least = least;
+        }
+
+        @Override
+        void ensure(int groups) {
+            if (best.length < groups) {
+                best = Arrays.copyOf(best, Math.max(groups, best.length * 2));
+            }
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
+            FieldVector vector = batch.getVector(argument);
+            CalciteColumn column = CalciteColumn.of(vector);
+            for (int row = 0; row < rows; row++) {
+                if (vector.isNull(row)) {
+                    continue;
+                }
+                int group = groupOfRow[row];
+                Comparable value = (Comparable) column.get(row);
+                Object current = best[group];
+                if (current == null || (least ? value.compareTo(current) < 0 : value.compareTo(current) > 0)) {
+                    best[group] = value;
+                }
+            }
+        }
+
+        @Override
+        Object result(int group) {
+            return best[group];
+        }
+    }
+}

@@ -1,0 +1,55 @@
+package dev.riffle.sql.exec;
+
+import dev.riffle.sql.planner.AggregatePlan;
+import java.util.ArrayList;
+import java.util.List;
+import org.apache.arrow.vector.VectorSchemaRoot;
+
+/**
+ * The groups of a hash aggregate, folded batch by batch: each batch's rows are first given their
+ * group numbers ({@link GroupNumbers}, one pass over the key vectors), then each aggregate reads
+ * its argument vector once ({@link Accumulator}). Rows never exist as objects; only the groups do.
+ */
+final class HashAggregation {
+    private final AggregatePlan plan;
+    private final GroupNumbers groups;
+    private final Accumulator[] accumulators;
+    private int[] groupOfRow = new int[0];
+
+    HashAggregation(AggregatePlan plan) {
+        this.plan = plan;
+        this.groups = GroupNumbers.of(plan.groupColumns());
+        this.accumulators = plan.aggregations().stream().map(Accumulator::of).toArray(Accumulator[]::new);
+        for (Accumulator accumulator : accumulators) {
+            accumulator.ensure(groups.count());
+        }
+    }
+
+    /** Folds the first {@code rows} rows of {@code batch}, whose vectors are the scan's output columns in order. */
+    void add(VectorSchemaRoot batch, int rows) {
+        if (groupOfRow.length < rows) {
+            groupOfRow = new int[rows];
+        }
+        groups.number(batch, rows, groupOfRow);
+        for (Accumulator accumulator : accumulators) {
+            accumulator.ensure(groups.count());
+            accumulator.add(batch, groupOfRow, rows);
+        }
+    }
+
+    /** The groups as Calcite rows: key values, then aggregates (the value itself when there is one column). */
+    List<Object> rows() {
+        int keys = plan.groupColumns().size();
+        int width = keys + accumulators.length;
+        List<Object> rows = new ArrayList<>(groups.count());
+        for (int group = 0; group < groups.count(); group++) {
+            Object[] row = new Object[width];
+            groups.keyValues(group, row);
+            for (int i = 0; i < accumulators.length; i++) {
+                row[keys + i] = accumulators[i].result(group);
+            }
+            rows.add(width == 1 ? row[0] : row);
+        }
+        return rows;
+    }
+}

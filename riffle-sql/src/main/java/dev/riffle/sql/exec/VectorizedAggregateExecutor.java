@@ -1,0 +1,69 @@
+package dev.riffle.sql.exec;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.reader.ReadBatch;
+import dev.riffle.core.reader.TableReader;
+import dev.riffle.sql.planner.AggregatePlan;
+import dev.riffle.sql.planner.ReadPlan;
+import java.util.List;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.calcite.DataContext;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
+
+/**
+ * Runs a {@code VectorizedAggregate}: reads the plan's batches through the same executor as a
+ * scan ({@link ScanExecutor}, so the same access path, pushed conditions and limit), and folds
+ * each batch into a {@link HashAggregation} column by column. The groups come out as Calcite rows
+ * once the read is done. The generated code of a query calls {@link #enumerable} on the instance
+ * the plan stashed.
+ */
+public final class VectorizedAggregateExecutor {
+    private final FlussSession session;
+    private final ReadPlan plan;
+    private final AggregatePlan aggregate;
+    private final ScanExecutor scan;
+
+    public VectorizedAggregateExecutor(FlussSession session, ReadPlan plan, AggregatePlan aggregate) {
+        this.session = requireNonNull(session, "session is null");
+        this.plan = requireNonNull(plan, "plan is null");
+        this.aggregate = requireNonNull(aggregate, "aggregate is null");
+        this.scan = new ScanExecutor(session, plan);
+    }
+
+    /** The groups, computed when first enumerated; a row is an {@code Object[]} (the value itself for one column). */
+    public Enumerable<Object> enumerable(DataContext context) {
+        return new AbstractEnumerable<>() {
+            @Override
+            public Enumerator<Object> enumerator() {
+                return Linq4j.enumerator(groups(context));
+            }
+        };
+    }
+
+    private List<Object> groups(DataContext context) {
+        HashAggregation groups = new HashAggregation(aggregate);
+        long limit = Bindings.limit(plan, context);
+        AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(context);
+        if (limit > 0) {
+            try (TableReader reader = scan.reader(context, limit, session.riffle().allocator())) {
+                long remaining = limit;
+                while (remaining > 0 && reader.hasNext()) {
+                    if (cancelled != null && cancelled.get()) {
+                        throw new CancellationException("Statement canceled");
+                    }
+                    try (ReadBatch batch = reader.next()) {
+                        int rows = (int) Math.min(batch.root().getRowCount(), remaining);
+                        groups.add(batch.root(), rows);
+                        remaining -= rows;
+                    }
+                }
+            }
+        }
+        return groups.rows();
+    }
+}

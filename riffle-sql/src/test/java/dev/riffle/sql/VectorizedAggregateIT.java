@@ -1,0 +1,368 @@
+package dev.riffle.sql;
+
+import static dev.riffle.sql.SqlFixtures.explain;
+import static dev.riffle.sql.SqlFixtures.query;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import dev.riffle.local.LocalCluster;
+import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.local.junit.TestNames;
+import dev.riffle.sql.catalog.FlussRootSchema;
+import java.math.BigDecimal;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.LocalDate;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Random;
+import java.util.Set;
+import java.util.StringJoiner;
+import java.util.function.Function;
+import java.util.function.Predicate;
+import org.apache.calcite.jdbc.CalciteConnection;
+import org.apache.fluss.client.table.Table;
+import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.row.BinaryString;
+import org.apache.fluss.row.Decimal;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Aggregates computed on Arrow batches ({@code VectorizedAggregate}) answer as Calcite's
+ * row-at-a-time operators do: seeded random GROUP BY queries (any number of keys of every type,
+ * COUNT, COUNT DISTINCT, SUM, MIN, MAX, AVG, nulls, pushed filters, a filter matching nothing) run
+ * on a connection with vectorized execution and on one with {@code vectorized=false}, over a log
+ * table and over a primary-key table with updates and deletes; both answers must be equal, and
+ * equal to a plain Java aggregation of the rows the test wrote where the test computes one.
+ */
+@ExtendWith(LocalClusterExtension.class)
+class VectorizedAggregateIT {
+    private static final long SEED = 20261203L;
+    private static final String COLUMNS = "id INT, ti TINYINT, si SMALLINT, i INT, b BIGINT, f FLOAT, d DOUBLE,"
+            + " amt DECIMAL(12, 2), s STRING, flag BOOLEAN, dt DATE, ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(6)";
+    private static final List<String> KEYS = List.of("ti", "si", "i", "b", "amt", "s", "flag", "dt", "ts", "ltz");
+    /** Keys the Java oracle renders as JDBC does. */
+    private static final Set<String> ORACLE_KEYS = Set.of("ti", "si", "i", "b", "s", "flag");
+
+    /** A row as written; null fields are SQL NULL. Floats are multiples of 0.25, so every sum is exact in any order. */
+    record Row(int id, Byte ti, Short si, Integer i, Long b, Float f, Double d, BigDecimal dec, String s, Boolean flag,
+            LocalDate day, String ts, String ltz) {
+        Object get(String column) {
+            return switch (column) {
+                case "ti" -> ti;
+                case "si" -> si;
+                case "i" -> i;
+                case "b" -> b;
+                case "f" -> f;
+                case "d" -> d;
+                case "amt" -> dec;
+                case "s" -> s;
+                case "flag" -> flag;
+                default -> throw new IllegalArgumentException(column);
+            };
+        }
+    }
+
+    /** An aggregate of a random query, with the Java oracle's value for it where the test computes one. */
+    record Aggregate(String sql, Function<List<Row>, Object> oracle) {}
+
+    @Test
+    void randomAggregatesAnswerAsCalciteDoesAndAsAJavaAggregation(LocalCluster cluster,
+            org.apache.fluss.client.Connection fluss, TestNames names) throws Exception {
+        Random random = new Random(SEED);
+        String db = names.database("vagg");
+        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false);
+                Statement statement = vectorized.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".events (" + COLUMNS + ") WITH ('bucket.num' = '3')");
+            statement.execute("CREATE TABLE " + db + ".users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED)"
+                    + " WITH ('bucket.num' = '3')");
+
+            List<Row> events = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                events.add(row(random, i));
+            }
+            write(fluss, db, "events", events, null);
+            Map<Integer, Row> users = new LinkedHashMap<>();
+            List<Row> written = new ArrayList<>();
+            for (int i = 0; i < 1500; i++) {
+                Row row = row(random, random.nextInt(900));
+                users.put(row.id(), row);
+                written.add(row);
+            }
+            List<Row> deleted = new ArrayList<>();
+            for (int id : new ArrayList<>(users.keySet())) {
+                if (random.nextInt(6) == 0) {
+                    deleted.add(users.remove(id));
+                }
+            }
+            write(fluss, db, "users", written, deleted);
+
+            int vectorizedPlans = 0;
+            int errors = 0;
+            for (String table : List.of("events", "users")) {
+                List<Row> content = table.equals("events") ? events : List.copyOf(users.values());
+                for (int round = 0; round < 30; round++) {
+                    List<String> keys = new ArrayList<>(KEYS);
+                    Collections.shuffle(keys, random);
+                    keys = keys.subList(0, random.nextInt(3));
+                    List<Aggregate> aggregates = new ArrayList<>();
+                    int count = 1 + random.nextInt(4);
+                    for (int a = 0; a < count; a++) {
+                        aggregates.add(aggregate(random));
+                    }
+                    Filter filter = filter(random);
+                    List<String> select = new ArrayList<>(keys);
+                    aggregates.forEach(a -> select.add(a.sql()));
+                    String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table
+                            + filter.sql() + (keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys));
+                    String label = String.format(Locale.ROOT, "%s round %d: %s", table, round, sql);
+
+                    String plan = explain(vectorized, sql);
+                    if (plan.contains("VectorizedAggregate")) {
+                        vectorizedPlans++;
+                    }
+                    assertThat(explain(rows, sql)).as(label).doesNotContain("VectorizedAggregate");
+                    List<String> answer = answer(vectorized, sql);
+                    assertThat(answer).as(label + "\nplan:\n" + plan).isEqualTo(answer(rows, sql));
+                    if (answer.equals(List.of("error: out of range"))) {
+                        errors++;
+                        continue;
+                    }
+                    if (ORACLE_KEYS.containsAll(keys) && aggregates.stream().allMatch(a -> a.oracle() != null)) {
+                        assertThat(answer).as(label + " (Java oracle)")
+                                .isEqualTo(oracle(content.stream().filter(filter.test()).toList(), keys, aggregates));
+                    }
+                }
+            }
+            assertThat(vectorizedPlans).as("queries planned as VectorizedAggregate").isGreaterThan(30);
+            assertThat(errors).as("queries whose SMALLINT or TINYINT sum is out of range").isBetween(1, 25);
+            assertThat(vectorized.unwrap(CalciteConnection.class).getRootSchema().unwrap(FlussRootSchema.class)
+                    .session().riffle().allocator().getAllocatedMemory()).as("Arrow memory after the queries")
+                    .isZero();
+        }
+    }
+
+    @Test
+    void explainShowsWhereVectorizedExecutionEnds(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("vplan");
+        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false);
+                Statement statement = vectorized.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".t (k STRING, v BIGINT, w INT) WITH ('bucket.num' = '2')");
+            statement.execute("INSERT INTO " + db + ".t VALUES ('a', 1, 1), ('a', 2, 2), ('b', 5, 3), ('c', NULL, 4)");
+            String top = "SELECT k, count(*) AS n, sum(v) AS total FROM " + db + ".t WHERE w > 1 GROUP BY k"
+                    + " ORDER BY total DESC NULLS LAST LIMIT 2";
+
+            String plan = explain(vectorized, top);
+            assertThat(plan).contains("VectorizedAggregate").contains("group [k] aggregates [COUNT(*), SUM(v)]")
+                    .contains("w > 1").doesNotContain("EnumerableAggregate");
+            // The sort above the groups is Calcite's, one level up.
+            assertThat(plan.indexOf("EnumerableLimitSort") + plan.indexOf("EnumerableSort") + 1)
+                    .isLessThan(plan.indexOf("VectorizedAggregate"));
+            assertThat(query(vectorized, top)).containsExactly("b|1|5", "a|1|2");
+            assertThat(explain(rows, top)).contains("EnumerableAggregate").doesNotContain("VectorizedAggregate");
+            assertThat(query(rows, top)).containsExactly("b|1|5", "a|1|2");
+
+            // An expression under the aggregate is Calcite's to compute, and so is the aggregate over it.
+            String computed = "SELECT k, sum(v * 2) FROM " + db + ".t GROUP BY k";
+            assertThat(explain(vectorized, computed)).contains("EnumerableAggregate")
+                    .doesNotContain("VectorizedAggregate");
+            assertThat(sorted(query(vectorized, computed))).containsExactly("a|6", "b|10", "c|null");
+
+            // No GROUP BY over no row is still one row.
+            assertThat(query(vectorized, "SELECT count(*), sum(v), min(k) FROM " + db + ".t WHERE w > 100"))
+                    .containsExactly("0|null|null");
+        }
+    }
+
+    @Test
+    void vectorizedMustBeTrueOrFalse(LocalCluster cluster) {
+        org.assertj.core.api.Assertions.assertThatThrownBy(() -> DriverManager.getConnection(
+                "jdbc:riffle://" + cluster.bootstrapServers() + ";vectorized=maybe"))
+                .isInstanceOf(SQLException.class).hasMessageContaining("vectorized must be true or false, got maybe");
+    }
+
+    private static Connection connect(LocalCluster cluster, boolean vectorized) throws SQLException {
+        return DriverManager.getConnection("jdbc:riffle://" + cluster.bootstrapServers() + ";vectorized=" + vectorized);
+    }
+
+    /** The rows, sorted; or the one line "error: out of range" when the query failed that way. */
+    private static List<String> answer(Connection connection, String sql) throws SQLException {
+        try {
+            return sorted(query(connection, sql));
+        } catch (SQLException e) {
+            Throwable cause = e;
+            while (cause.getCause() != null) {
+                cause = cause.getCause();
+            }
+            if (cause instanceof ArithmeticException && cause.getMessage().endsWith("out of range")) {
+                return List.of("error: out of range");
+            }
+            throw e;
+        }
+    }
+
+    private static Row row(Random random, int id) {
+        return new Row(id,
+                // Non-negative: a TINYINT or SMALLINT sum out of range fails in Calcite at the first
+                // partial sum out of range, which then does not depend on the order rows are read in.
+                nullOr(random, (byte) random.nextInt(7)),
+                nullOr(random, (short) random.nextInt(2000)),
+                nullOr(random, random.nextInt(40) - 20),
+                nullOr(random, random.nextInt(1_000_000) * 1_000_003L),
+                nullOr(random, (random.nextInt(800) - 400) / 4f),
+                nullOr(random, (random.nextInt(8000) - 4000) / 4d),
+                nullOr(random, BigDecimal.valueOf(random.nextInt(200_000) - 100_000, 2)),
+                nullOr(random, "s" + random.nextInt(8)),
+                nullOr(random, random.nextBoolean()),
+                nullOr(random, LocalDate.of(2024, 1, 1).plusDays(random.nextInt(12) - 4)),
+                nullOr(random, String.format(Locale.ROOT, "1969-12-31 23:59:%02d.%03d", random.nextInt(4),
+                        random.nextInt(3) * 250)),
+                nullOr(random, String.format(Locale.ROOT, "2024-06-01 12:00:00.%06d", random.nextInt(5) * 1001)));
+    }
+
+    private static <T> T nullOr(Random random, T value) {
+        return random.nextInt(10) == 0 ? null : value;
+    }
+
+    /** Written with Fluss's own writers: planning thousands of rows of SQL VALUES would take most of the test. */
+    private static void write(org.apache.fluss.client.Connection fluss, String db, String table, List<Row> rows,
+            List<Row> deletes) throws Exception {
+        try (Table target = fluss.getTable(TablePath.of(db, table))) {
+            if (deletes == null) {
+                AppendWriter writer = target.newAppend().createWriter();
+                rows.forEach(row -> writer.append(flussRow(row)));
+                writer.flush();
+            } else {
+                UpsertWriter writer = target.newUpsert().createWriter();
+                rows.forEach(row -> writer.upsert(flussRow(row)));
+                deletes.forEach(row -> writer.delete(flussRow(row)));
+                writer.flush();
+            }
+        }
+    }
+
+    private static GenericRow flussRow(Row row) {
+        return GenericRow.of(row.id(), row.ti(), row.si(), row.i(), row.b(), row.f(), row.d(),
+                row.dec() == null ? null : Decimal.fromBigDecimal(row.dec(), 12, 2),
+                row.s() == null ? null : BinaryString.fromString(row.s()), row.flag(),
+                row.day() == null ? null : (int) row.day().toEpochDay(),
+                row.ts() == null ? null : TimestampNtz.fromLocalDateTime(LocalDateTime.parse(row.ts().replace(' ', 'T'))),
+                row.ltz() == null ? null
+                        : TimestampLtz.fromInstant(LocalDateTime.parse(row.ltz().replace(' ', 'T')).toInstant(ZoneOffset.UTC)));
+    }
+
+    private static Aggregate aggregate(Random random) {
+        String[] numbers = {"ti", "si", "i", "b", "f", "d", "amt"};
+        String[] any = {"ti", "si", "i", "b", "f", "d", "amt", "s", "flag", "dt", "ts", "ltz"};
+        String number = numbers[random.nextInt(numbers.length)];
+        String column = any[random.nextInt(any.length)];
+        boolean oracled = Set.of("i", "b", "f", "d", "amt").contains(number);
+        return switch (random.nextInt(8)) {
+            case 0 -> new Aggregate("count(*)", rows -> (long) rows.size());
+            case 1 -> new Aggregate("count(" + column + ")", Set.of("ti", "i", "s", "flag").contains(column)
+                    ? rows -> rows.stream().filter(r -> r.get(column) != null).count() : null);
+            case 2 -> new Aggregate("count(DISTINCT " + column + ")", Set.of("ti", "i", "s", "flag").contains(column)
+                    ? rows -> rows.stream().map(r -> r.get(column)).filter(Objects::nonNull).distinct().count() : null);
+            case 3, 4 -> new Aggregate("sum(" + number + ")", oracled ? rows -> sum(rows, number) : null);
+            case 5 -> new Aggregate("min(" + column + ")", Set.of("i", "s").contains(column)
+                    ? rows -> extreme(rows, column, true) : null);
+            case 6 -> new Aggregate("max(" + column + ")", Set.of("i", "s").contains(column)
+                    ? rows -> extreme(rows, column, false) : null);
+            default -> new Aggregate("avg(" + number + ")", null);
+        };
+    }
+
+    private static Object sum(List<Row> rows, String column) {
+        List<Object> values = rows.stream().map(r -> r.get(column)).filter(Objects::nonNull).toList();
+        if (values.isEmpty()) {
+            return null;
+        }
+        return switch (column) {
+            case "i" -> values.stream().mapToInt(v -> (Integer) v).sum();
+            case "b" -> values.stream().mapToLong(v -> (Long) v).sum();
+            case "f" -> {
+                float sum = 0;
+                for (Object v : values) {
+                    sum += (Float) v;
+                }
+                yield sum;
+            }
+            case "d" -> values.stream().mapToDouble(v -> (Double) v).sum();
+            default -> values.stream().map(v -> (BigDecimal) v).reduce(BigDecimal::add).orElseThrow();
+        };
+    }
+
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Object extreme(List<Row> rows, String column, boolean least) {
+        Comparable best = null;
+        for (Row row : rows) {
+            Comparable value = (Comparable) row.get(column);
+            if (value != null && (best == null || (least ? value.compareTo(best) < 0 : value.compareTo(best) > 0))) {
+                best = value;
+            }
+        }
+        return best;
+    }
+
+    /** A condition the scan takes (so the aggregate above it can be vectorized), now and then one it cannot. */
+    record Filter(String sql, Predicate<Row> test) {}
+
+    private static Filter filter(Random random) {
+        int i = random.nextInt(40) - 20;
+        return switch (random.nextInt(9)) {
+            case 0 -> new Filter(" WHERE i > " + i, r -> r.i() != null && r.i() > i);
+            case 1 -> new Filter(" WHERE s IN ('s1', 's2', 's5')",
+                    r -> r.s() != null && Set.of("s1", "s2", "s5").contains(r.s()));
+            case 2 -> new Filter(" WHERE flag = TRUE", r -> Boolean.TRUE.equals(r.flag()));
+            case 3 -> new Filter(" WHERE i IS NULL OR ti <> 0", r -> r.i() == null || (r.ti() != null && r.ti() != 0));
+            case 4 -> new Filter(" WHERE i > 1000", r -> false);
+            case 5 -> new Filter(" WHERE i + ti > 0", r -> r.i() != null && r.ti() != null && r.i() + r.ti() > 0);
+            case 6 -> new Filter(" WHERE NOT flag", r -> Boolean.FALSE.equals(r.flag()));
+            default -> new Filter("", r -> true);
+        };
+    }
+
+    private static List<String> oracle(List<Row> rows, List<String> keys, List<Aggregate> aggregates) {
+        Map<List<Object>, List<Row>> groups = new HashMap<>();
+        if (keys.isEmpty()) {
+            groups.put(List.of(), rows);
+        } else {
+            for (Row row : rows) {
+                List<Object> key = new ArrayList<>();
+                keys.forEach(k -> key.add(row.get(k)));
+                groups.computeIfAbsent(key, k -> new ArrayList<>()).add(row);
+            }
+        }
+        List<String> answer = new ArrayList<>();
+        groups.forEach((key, members) -> {
+            StringJoiner line = new StringJoiner("|");
+            key.forEach(v -> line.add(String.valueOf(v)));
+            aggregates.forEach(a -> line.add(String.valueOf(a.oracle().apply(members))));
+            answer.add(line.toString());
+        });
+        return sorted(answer);
+    }
+
+    private static List<String> sorted(List<String> rows) {
+        List<String> copy = new ArrayList<>(rows);
+        Collections.sort(copy);
+        return copy;
+    }
+}
