@@ -93,6 +93,19 @@ class PlanCacheIT {
         }
     }
 
+    @Test
+    void aQueryOfConstantsIsKeptAndPreparedAlike(LocalCluster cluster) throws Exception {
+        try (Connection sql = connect(cluster)) {
+            for (int i = 0; i < 2; i++) {
+                assertThat(query(sql, "SELECT 1")).containsExactly("1");
+                try (java.sql.PreparedStatement statement = sql.prepareStatement("SELECT 1");
+                        java.sql.ResultSet rows = statement.executeQuery()) {
+                    assertThat(SqlFixtures.rows(rows)).containsExactly("1");
+                }
+            }
+        }
+    }
+
     private static PlanCache plans(Connection sql) throws SQLException {
         return sql.unwrap(CalciteConnection.class).getRootSchema().unwrap(FlussRootSchema.class).plans();
     }

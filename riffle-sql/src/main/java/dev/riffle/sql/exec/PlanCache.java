@@ -62,7 +62,18 @@ public final class PlanCache {
             }
             return Optional.empty();
         }
-        return Optional.of(plan);
+        return Optional.of(copy(plan));
+    }
+
+    /**
+     * The plan with its own internal parameters: an execution writes its parameters there
+     * ({@link ExactParameters}), so two statements of one text must not share the map; the
+     * compiled code is shared.
+     */
+    private static <T> CalciteSignature<T> copy(CalciteSignature<T> plan) {
+        return new CalciteSignature<>(plan.sql, plan.parameters, new LinkedHashMap<>(plan.internalParameters),
+                plan.rowType, plan.columns, plan.cursorFactory, plan.rootSchema, plan.getCollationList(), -1,
+                plan::enumerable, plan.statementType);
     }
 
     public void put(String sql, List<String> schemaPath, long maxRowCount, CalciteSignature<?> plan) {

@@ -1,6 +1,8 @@
 package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.exec.PlanCache;
+import java.util.LinkedHashMap;
+import java.util.Map;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare.CalciteSignature;
@@ -26,9 +28,11 @@ final class ConstantFailures {
         AtomicBoolean failed = new AtomicBoolean();
         // A generated class whose constants failed cannot be used again (the JVM refuses it), so a
         // plan kept for reuse is dropped once it failed (PlanCache reads this).
-        signature.internalParameters.put(PlanCache.FAILED, failed);
+        // (a copy: Calcite hands out an immutable map for a plan without parameters, SELECT 1)
+        Map<String, Object> internal = new LinkedHashMap<>(signature.internalParameters);
+        internal.put(PlanCache.FAILED, failed);
         Bindable<T> bindable = context -> guarded(signature.enumerable(context), failed);
-        return new CalciteSignature<>(signature.sql, signature.parameters, signature.internalParameters,
+        return new CalciteSignature<>(signature.sql, signature.parameters, internal,
                 signature.rowType, signature.columns, signature.cursorFactory, signature.rootSchema,
                 signature.getCollationList(), -1, bindable, signature.statementType);
     }
