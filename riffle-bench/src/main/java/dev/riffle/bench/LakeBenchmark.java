@@ -5,6 +5,7 @@ import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.StartingOffsets;
+import dev.riffle.core.read.StoppingOffsets;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.scan.LogBatch;
@@ -188,6 +189,9 @@ public final class LakeBenchmark {
             int rounds) throws Exception {
         List<Double> union = new ArrayList<>();
         List<Double> parts = new ArrayList<>();
+        List<Double> lakeRates = new ArrayList<>();
+        List<Double> logRates = new ArrayList<>();
+        List<Double> lakeVersusLog = new ArrayList<>();
         try (Riffle riffle = Riffle.connect(cluster.bootstrapServers())) {
             RiffleTable table = riffle.table(path);
             var lake = FlussPluginLakeSource.create("paimon", cluster.lakeCatalogOptions(), path, table.info().getRowType());
@@ -215,9 +219,31 @@ public final class LakeBenchmark {
                     throw new IllegalStateException("union read " + read + " rows, lake " + lakeOnly + " + tail " + tail
                             + ", expected " + rows);
                 }
+                // The lake's rows read from the lake alone, then the same rows read from the log (Fluss keeps them).
+                started = System.nanoTime();
+                long lakeAgain = count(UnionRead.of(riffle, lake, table).lakeOnly().createReader());
+                double lakeSeconds = (System.nanoTime() - started) / 1e9;
+                started = System.nanoTime();
+                long logRows = 0;
+                try (BoundedLogReader log = table.read().log().until(StoppingOffsets.explicit(snapshotOffsets))
+                        .createLogReader()) {
+                    while (log.hasNext()) {
+                        try (LogBatch batch = log.next()) {
+                            logRows += touch(batch.root());
+                        }
+                    }
+                }
+                double logSeconds = (System.nanoTime() - started) / 1e9;
+                if (lakeAgain != lakeOnly || logRows != lakeOnly) {
+                    throw new IllegalStateException("lake " + lakeAgain + " rows, log up to the snapshot " + logRows
+                            + ", expected " + lakeOnly);
+                }
                 if (round >= 0) { // round -1 warms up
                     union.add(rows / unionSeconds);
                     parts.add(rows / partsSeconds);
+                    lakeRates.add(lakeOnly / lakeSeconds);
+                    logRates.add(lakeOnly / logSeconds);
+                    lakeVersusLog.add(logSeconds / lakeSeconds);
                 }
             }
         }
@@ -229,6 +255,16 @@ public final class LakeBenchmark {
         System.out.printf(Locale.ROOT, "  lake snapshot alone + log tail alone  %,12.0f rows/s%n", p);
         System.out.printf(Locale.ROOT, "  union read                            %,12.0f rows/s   ratio %.2fx%n", u, u / p);
         System.out.printf(Locale.ROOT, "  all rounds: union %s, parts %s%n", union, parts);
+        System.out.printf(Locale.ROOT, "%nLake read of the snapshot's rows (Paimon -> Arrow) vs the same rows from the log"
+                + " (Fluss -> Arrow), 5 columns%n");
+        System.out.printf(Locale.ROOT, "  lake %,12.0f rows/s, log %,12.0f rows/s (medians)   ratio %.2fx median of per-round"
+                + " ratios (target >= 0.5x)%n", Median.of(lakeRates), Median.of(logRates), Median.of(lakeVersusLog));
+        System.out.printf(Locale.ROOT, "  all rounds: lake %s, log %s, ratios %s%n", rounded(lakeRates), rounded(logRates),
+                lakeVersusLog.stream().map(r -> String.format(Locale.ROOT, "%.2f", r)).toList());
+    }
+
+    private static List<String> rounded(List<Double> rates) {
+        return rates.stream().map(r -> String.format(Locale.ROOT, "%,.0f", r)).toList();
     }
 
     static long count(TableReader reader) throws Exception {

@@ -54,7 +54,7 @@ public final class PluginLakeReads implements LakeReads {
     @Override
     public TableReader open(LakeRequest request) {
         Lake known = lake();
-        FlussPluginLakeSource source = FlussPluginLakeSource.over(known.storage(), request.table().getTablePath(),
+        FlussPluginLakeSource source = FlussPluginLakeSource.over(known.storage(), known.config(), request.table().getTablePath(),
                 request.table().getRowType());
         Riffle riffle = Riffle.using(request.connection(), request.allocator()).withLake(this);
         UnionRead read = UnionRead.of(riffle, source, request.table()).columns(request.columns())

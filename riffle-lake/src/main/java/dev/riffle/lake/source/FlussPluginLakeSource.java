@@ -25,22 +25,42 @@ import org.apache.fluss.record.LogRecord;
 import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.RowType;
 import org.apache.fluss.utils.CloseableIterator;
+import org.apache.fluss.lake.paimon.utils.FlussToPaimonPredicateConverter;
+import org.apache.paimon.catalog.Catalog;
+import org.apache.paimon.catalog.CatalogContext;
+import org.apache.paimon.catalog.CatalogFactory;
+import org.apache.paimon.catalog.Identifier;
+import org.apache.paimon.options.Options;
+import org.apache.paimon.predicate.PredicateBuilder;
+import org.apache.paimon.table.FileStoreTable;
+import org.apache.paimon.table.source.ReadBuilder;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A {@link LakeSource} over Fluss's engine-independent lake plugin API
  * ({@code org.apache.fluss.lake.source}), so every lake format Fluss has a plugin for (Paimon in
- * 0.9) works. The plugin returns rows; they become Arrow here.
+ * 0.9) works. The plugin plans the splits of a snapshot.
  *
- * <p>Filters the plugin accepts are applied row by row when it reads (Paimon's read executes its
- * filter), so they are reported exact; the rest are reported not applied.
+ * <p>How a split is read: a Paimon append table (a Fluss log table) in a columnar file format
+ * whose read columns are all flat is read by Paimon's own columnar reader and copied into Arrow
+ * column by column ({@link PaimonColumnarReader}); the filters the plugin accepts then only prune
+ * files and row groups, so they are reported inexact and the union read checks the rows. Every
+ * other table (primary-key tables, which Paimon merges row by row; nested columns) is read
+ * through the plugin, which returns rows that become Arrow here; the filters it accepts are
+ * applied row by row as it reads, so they are reported exact. The rest are reported not applied.
  */
 public final class FlussPluginLakeSource implements LakeSource {
+    private static final Logger LOG = LoggerFactory.getLogger(FlussPluginLakeSource.class);
+
     private final LakeStorage storage;
+    private final LakeConfig config;
     private final TablePath table;
     private final RowType rowType;
 
-    private FlussPluginLakeSource(LakeStorage storage, TablePath table, RowType rowType) {
+    private FlussPluginLakeSource(LakeStorage storage, LakeConfig config, TablePath table, RowType rowType) {
         this.storage = requireNonNull(storage, "storage is null");
+        this.config = requireNonNull(config, "config is null");
         this.table = requireNonNull(table, "table is null");
         this.rowType = requireNonNull(rowType, "rowType is null");
     }
@@ -51,9 +71,10 @@ public final class FlussPluginLakeSource implements LakeSource {
                 .createLakeStorage(Configuration.fromMap(lake.options()));
     }
 
-    /** The lake side of one table in {@code storage}. */
-    public static FlussPluginLakeSource over(LakeStorage storage, TablePath table, RowType rowType) {
-        return new FlussPluginLakeSource(storage, table, rowType);
+    /** The lake side of one table in {@code storage}, the lake {@code config} names. */
+    public static FlussPluginLakeSource over(LakeStorage storage, LakeConfig config, TablePath table,
+            RowType rowType) {
+        return new FlussPluginLakeSource(storage, config, table, rowType);
     }
 
     /**
@@ -63,7 +84,8 @@ public final class FlussPluginLakeSource implements LakeSource {
      */
     public static FlussPluginLakeSource create(String format, Map<String, String> options, TablePath table,
             RowType rowType) {
-        return over(storage(new LakeConfig(format, options)), table, rowType);
+        LakeConfig config = new LakeConfig(format, options);
+        return over(storage(config), config, table, rowType);
     }
 
     @Override
@@ -77,18 +99,59 @@ public final class FlussPluginLakeSource implements LakeSource {
             paths[i] = new int[] {projection[i]};
         }
         source.withProject(paths);
+        RowType projected = rowType.project(projection);
+        Optional<FileStoreTable> columnar = columnarTable(projected);
         PushedFilters pushed = PushedFilters.none(filters);
+        Optional<org.apache.paimon.predicate.Predicate> pruning = Optional.empty();
         if (!filters.isEmpty()) {
             var result = source.withFilters(filters);
-            pushed = new PushedFilters(result.acceptedPredicates(), List.of(), result.remainingPredicates());
+            if (columnar.isPresent()) {
+                pushed = new PushedFilters(List.of(), result.acceptedPredicates(), result.remainingPredicates());
+                pruning = pruning(columnar.get(), result.acceptedPredicates());
+            } else {
+                pushed = new PushedFilters(result.acceptedPredicates(), List.of(), result.remainingPredicates());
+            }
         }
         List<LakeSplit> splits = new ArrayList<>();
         for (org.apache.fluss.lake.source.LakeSplit split : source.createPlanner(() -> snapshotId).plan()) {
             splits.add(new LakeSplit(split.bucket(), split.partition() == null ? List.of() : split.partition(), split,
                     files(split)));
         }
-        RowType projected = rowType.project(projection);
-        return new Scan(source, snapshotId, splits, pushed, projected);
+        return new Scan(source, snapshotId, splits, pushed, projected, columnar, projection.clone(), pruning);
+    }
+
+    /**
+     * The Paimon table, when its splits are read column by column: Paimon, an append table, a
+     * columnar file format, flat read columns. Otherwise (or when the table cannot be opened here,
+     * in which case the plugin says why when it reads) the plugin reads them.
+     */
+    private Optional<FileStoreTable> columnarTable(RowType projected) {
+        if (!config.format().equals("paimon") || projected.getFieldCount() == 0
+                || !projected.getChildren().stream().allMatch(PaimonColumnCopier::supports)) {
+            return Optional.empty();
+        }
+        try (Catalog catalog = CatalogFactory.createCatalog(CatalogContext.create(Options.fromMap(config.options())))) {
+            FileStoreTable paimon = (FileStoreTable) catalog.getTable(
+                    Identifier.create(table.getDatabaseName(), table.getTableName()));
+            String format = paimon.coreOptions().fileFormatString();
+            if (!paimon.primaryKeys().isEmpty() || !(format.equals("parquet") || format.equals("orc"))) {
+                return Optional.empty();
+            }
+            return Optional.of(paimon);
+        } catch (Exception e) {
+            LOG.debug("Reading {} through the lake plugin: cannot open it as a Paimon table here", table, e);
+            return Optional.empty();
+        }
+    }
+
+    /** The accepted filters as one Paimon predicate, for Paimon to skip row groups with. */
+    private static Optional<org.apache.paimon.predicate.Predicate> pruning(FileStoreTable paimon,
+            List<Predicate> accepted) {
+        List<org.apache.paimon.predicate.Predicate> converted = new ArrayList<>();
+        for (Predicate predicate : accepted) {
+            FlussToPaimonPredicateConverter.convert(paimon.rowType(), predicate).ifPresent(converted::add);
+        }
+        return converted.isEmpty() ? Optional.empty() : Optional.of(PredicateBuilder.and(converted));
     }
 
     /** Data files a split reads: Paimon's splits list theirs; another format's split counts as one. */
@@ -97,7 +160,9 @@ public final class FlussPluginLakeSource implements LakeSource {
     }
 
     private record Scan(org.apache.fluss.lake.source.LakeSource<org.apache.fluss.lake.source.LakeSplit> source,
-            long snapshotId, List<LakeSplit> splits, PushedFilters filters, RowType rowType) implements LakeScan {
+            long snapshotId, List<LakeSplit> splits, PushedFilters filters, RowType rowType,
+            Optional<FileStoreTable> columnar, int[] projection, Optional<org.apache.paimon.predicate.Predicate> pruning)
+            implements LakeScan {
 
         @Override
         public Schema schema() {
@@ -107,6 +172,15 @@ public final class FlussPluginLakeSource implements LakeSource {
         @Override
         public TableReader read(LakeSplit split, BufferAllocator allocator) throws IOException {
             org.apache.fluss.lake.source.LakeSplit handle = (org.apache.fluss.lake.source.LakeSplit) split.handle();
+            if (columnar.isPresent() && handle instanceof PaimonSplit paimon) {
+                ReadBuilder read = columnar.get().newReadBuilder().withProjection(projection);
+                if (pruning.isPresent()) {
+                    read = read.withFilter(pruning.get());
+                }
+                return new PaimonColumnarReader(read.newRead().createReader(paimon.dataSplit()), rowType, allocator,
+                        "bucket " + split.bucket() + (split.partition().isEmpty() ? "" : " of partition "
+                                + split.partition()) + " of snapshot " + snapshotId);
+            }
             CloseableIterator<LogRecord> records = source.createRecordReader(() -> handle).read();
             int[] columns = new int[rowType.getFieldCount()];
             Arrays.setAll(columns, i -> i);
