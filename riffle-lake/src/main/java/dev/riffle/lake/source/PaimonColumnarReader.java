@@ -2,20 +2,14 @@ package dev.riffle.lake.source;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.reader.ReadBatch;
-import dev.riffle.core.reader.ReadProgress;
-import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.reader.ProducedBatchReader;
 import dev.riffle.core.types.ArrowTypeMapping;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.List;
-import java.util.Map;
-import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.arrow.vector.types.pojo.Schema;
-import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.types.RowType;
 import org.apache.paimon.data.InternalRow;
 import org.apache.paimon.data.columnar.VectorizedColumnBatch;
@@ -29,56 +23,38 @@ import org.apache.paimon.reader.VectorizedRecordIterator;
  * rows instead (not a columnar file format, or a batch Paimon filtered row by row) is copied row
  * by row into the same vectors. Closing releases Paimon's batch and reader.
  */
-final class PaimonColumnarReader implements TableReader {
+final class PaimonColumnarReader extends ProducedBatchReader {
     static final int BATCH_ROWS = 8192;
 
     private final RecordReader<InternalRow> reader;
     private final RowType rowType;
-    private final Schema schema;
-    private final BufferAllocator allocator;
     private final String split;
     private RecordReader.RecordIterator<InternalRow> rows;
-    private VectorSchemaRoot pending;
+    /** Paimon's reader said it has no more batches: it is not asked again. */
     private boolean exhausted;
-    private boolean closed;
-    private long rowsOut;
-    private long bytes;
 
     /**
      * @param reader Paimon's reader of the split, projected to {@code rowType}'s columns; closed with this reader
      * @param split what the split is, for errors
      */
     PaimonColumnarReader(RecordReader<InternalRow> reader, RowType rowType, BufferAllocator allocator, String split) {
+        super(ArrowTypeMapping.toArrowSchema(rowType), allocator);
         this.reader = requireNonNull(reader, "reader is null");
         this.rowType = requireNonNull(rowType, "rowType is null");
-        this.allocator = requireNonNull(allocator, "allocator is null");
         this.split = requireNonNull(split, "split is null");
-        this.schema = ArrowTypeMapping.toArrowSchema(rowType);
     }
 
     @Override
-    public Schema schema() {
-        return schema;
-    }
-
-    @Override
-    public boolean hasNext() {
-        if (pending != null || closed) {
-            return pending != null;
-        }
-        if (exhausted) {
-            return false;
-        }
-        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+    protected VectorSchemaRoot produce() {
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema(), allocator());
         try {
             int filled = fill(root);
             if (filled == 0) {
                 root.close();
-                return false;
+                return null;
             }
             root.setRowCount(filled);
-            pending = root;
-            return true;
+            return root;
         } catch (IOException e) {
             root.close();
             throw new UncheckedIOException("Cannot read lake split " + split + ": " + e.getMessage(), e);
@@ -101,7 +77,7 @@ final class PaimonColumnarReader implements TableReader {
                             + " of type " + rowType.getTypeAt(column)));
         }
         int filled = 0;
-        while (filled < BATCH_ROWS) {
+        while (filled < BATCH_ROWS && !exhausted) {
             if (rows == null) {
                 rows = reader.readBatch();
                 if (rows == null) {
@@ -116,7 +92,7 @@ final class PaimonColumnarReader implements TableReader {
                     copiers[i].copyColumn(batch.columns[i], count, filled);
                 }
                 filled += count;
-                release();
+                releaseBatch();
                 continue;
             }
             InternalRow row;
@@ -127,13 +103,13 @@ final class PaimonColumnarReader implements TableReader {
                 filled++;
             }
             if (filled < BATCH_ROWS) {
-                release(); // this batch of rows is done; the next call reads the next one
+                releaseBatch(); // this batch of rows is done; the next call reads the next one
             }
         }
         return filled;
     }
 
-    private void release() {
+    private void releaseBatch() {
         if (rows != null) {
             rows.releaseBatch();
             rows = null;
@@ -141,46 +117,9 @@ final class PaimonColumnarReader implements TableReader {
     }
 
     @Override
-    public ReadBatch next() {
-        if (!hasNext()) {
-            throw new NoSuchElementException("The read has ended");
-        }
-        VectorSchemaRoot batch = pending;
-        pending = null;
-        rowsOut += batch.getRowCount();
-        for (FieldVector vector : batch.getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
-        return ReadBatch.of(batch);
-    }
-
-    @Override
-    public ReadProgress progress() {
-        return new ReadProgress(rowsOut, bytes, 0, 0);
-    }
-
-    @Override
-    public Map<TableBucket, Long> logStopOffsets() {
-        return Map.of();
-    }
-
-    @Override
-    public BufferAllocator allocator() {
-        return allocator;
-    }
-
-    @Override
-    public void close() {
-        if (closed) {
-            return;
-        }
-        closed = true;
+    protected void release() {
         try {
-            if (pending != null) {
-                pending.close();
-                pending = null;
-            }
-            release();
+            releaseBatch();
         } finally {
             try {
                 reader.close();
