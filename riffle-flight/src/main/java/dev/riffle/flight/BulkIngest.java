@@ -2,7 +2,9 @@ package dev.riffle.flight;
 
 import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.types.ArrowFieldFit;
+import dev.riffle.core.types.ArrowRowView;
 import dev.riffle.core.types.ArrowTypeMapping;
+import dev.riffle.core.types.ArrowWriteLayout;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.server.session.RequestContext;
@@ -10,13 +12,15 @@ import dev.riffle.sql.exec.InsertValues;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightStream;
-import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions.TableNotExistOption;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -91,7 +95,7 @@ final class BulkIngest {
         for (int i = 0; i < positions.length; i++) {
             positions[i] = table.getRowType().getFieldIndex(arrow.getFields().get(i).getName());
         }
-        return write(request, table, stream, positions);
+        return write(request, table, stream, positions, true);
     }
 
     /**
@@ -122,34 +126,68 @@ final class BulkIngest {
                         + " needs (" + (table.getPrimaryKeys().contains(column) ? "primary key" : "NOT NULL") + ")");
             }
         }
-        return write(request, table, stream, positions);
+        // Parameters go to the listed columns in order, whatever the batch names them: never by name.
+        return write(request, table, stream, positions, false);
     }
 
-    /** Writes every batch of {@code stream}, vector {@code i} to column {@code positions[i]}; returns the rows. */
-    private static long write(RequestContext request, TableInfo table, FlightStream stream, int[] positions) {
+    /**
+     * Writes every batch of {@code stream}, vector {@code i} to column {@code positions[i]}; returns
+     * the rows. When the stream's columns are the table's by name ({@code byName}), a log table's
+     * batches in its own Arrow types go to Fluss's writer as they are ({@link ArrowWriteLayout});
+     * others are converted value by value.
+     */
+    private static long write(RequestContext request, TableInfo table, FlightStream stream, int[] positions,
+            boolean byName) {
         TablePath path = table.getTablePath();
         Table fluss = request.session().handles().table(table);
+        Optional<int[]> layout = table.hasPrimaryKey() || !byName ? Optional.empty()
+                : ArrowWriteLayout.of(table.getRowType(), stream.getSchema().getFields());
         long written = 0;
         while (stream.next()) {
             VectorSchemaRoot batch = stream.getRoot();
-            List<GenericRow> rows = rows(table, batch, positions, written);
-            List<CompletableFuture<?>> acks = new ArrayList<>(rows.size());
-            if (table.hasPrimaryKey()) {
-                UpsertWriter writer = fluss.newUpsert().createWriter();
-                for (GenericRow row : rows) {
-                    acks.add(writer.upsert(row));
+            List<CompletableFuture<?>> acks = new ArrayList<>(batch.getRowCount());
+            if (layout.isPresent()) {
+                checkRequired(table, batch, layout.get(), written);
+                AppendWriter writer = fluss.newAppend().createWriter();
+                ArrowRowView row = new ArrowRowView(batch, layout.get());
+                for (int i = 0; i < batch.getRowCount(); i++) {
+                    acks.add(writer.append(row.at(i)));
                 }
             } else {
-                AppendWriter writer = fluss.newAppend().createWriter();
-                for (GenericRow row : rows) {
-                    acks.add(writer.append(row));
+                List<GenericRow> rows = rows(table, batch, positions, written);
+                if (table.hasPrimaryKey()) {
+                    UpsertWriter writer = fluss.newUpsert().createWriter();
+                    for (GenericRow row : rows) {
+                        acks.add(writer.upsert(row));
+                    }
+                } else {
+                    AppendWriter writer = fluss.newAppend().createWriter();
+                    for (GenericRow row : rows) {
+                        acks.add(writer.append(row));
+                    }
                 }
             }
             request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                    "Writing " + rows.size() + " rows to " + path + " (" + written + " written before)");
-            written += rows.size();
+                    "Writing " + acks.size() + " rows to " + path + " (" + written + " written before)");
+            written += acks.size();
         }
         return written;
+    }
+
+    /** A null in a column the table needs, in a batch written as it is: the same error as a converted row's. */
+    private static void checkRequired(TableInfo table, VectorSchemaRoot batch, int[] layout, long firstRow) {
+        for (int column = 0; column < layout.length; column++) {
+            if (!needed(table, column)) {
+                continue;
+            }
+            OptionalInt row = ArrowWriteLayout.firstNull(batch.getVector(layout[column]), batch.getRowCount());
+            if (row.isPresent()) {
+                throw invalid("Row " + (firstRow + row.getAsInt()) + ", column '"
+                        + table.getRowType().getFieldNames().get(column) + "': null, but the column is NOT NULL"
+                        + (firstRow > 0 ? " (the " + firstRow + " rows of earlier batches were written)"
+                                : "; nothing was written"));
+            }
+        }
     }
 
     private static boolean needed(TableInfo table, int position) {

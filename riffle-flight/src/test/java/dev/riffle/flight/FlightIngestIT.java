@@ -140,6 +140,7 @@ class FlightIngestIT {
         try (Connection sql = FlightJdbcIT.connect(server); Statement statement = sql.createStatement()) {
             statement.execute("CREATE DATABASE " + db);
             statement.execute("CREATE TABLE " + db + ".t (id INT, name STRING, PRIMARY KEY (id) NOT ENFORCED)");
+            statement.execute("CREATE TABLE " + db + ".strict (id INT NOT NULL, name STRING)");
         }
         try (BufferAllocator allocator = new RootAllocator();
                 FlightClient client = FlightClient.builder(allocator, server.location()).build()) {
@@ -169,6 +170,25 @@ class FlightIngestIT {
                 assertThat(e.getMessage()).contains("lacks column 'id'");
             }
             assertThat(count(server, db + ".t")).isZero();
+
+            // A log table's batch in its own types goes to the writer as it is: a null id is still refused.
+            try (VectorSchemaRoot nullId = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(
+                    java.util.List.of(field("id", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)),
+                            field("name", org.apache.arrow.vector.types.pojo.ArrowType.Utf8.INSTANCE))), allocator)) {
+                CommandStatementIngest command = CommandStatementIngest.newBuilder().setSchema(db).setTable("strict")
+                        .setTableDefinitionOptions(append).build();
+                FlightClient.ClientStreamListener writer = client.startPut(
+                        FlightDescriptor.command(Any.pack(command).toByteArray()), nullId, new SyncPutListener());
+                fillSimple(nullId, 0, 5);
+                nullId.getVector("id").setNull(3);
+                writer.putNext();
+                writer.completed();
+                FlightRuntimeException e = org.junit.jupiter.api.Assertions.assertThrows(FlightRuntimeException.class,
+                        writer::getResult);
+                assertThat(e.status().code()).isEqualTo(FlightStatusCode.INVALID_ARGUMENT);
+                assertThat(e.getMessage()).contains("Row 3, column 'id'", "NOT NULL", "nothing was written");
+            }
+            assertThat(count(server, db + ".strict")).isZero();
         }
     }
 

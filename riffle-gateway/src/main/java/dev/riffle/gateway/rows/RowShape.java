@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.types.ArrowFieldFit;
+import dev.riffle.core.types.ArrowWriteLayout;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.gateway.http.ApiException;
@@ -14,6 +15,8 @@ import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.OptionalInt;
 import java.util.Set;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
@@ -164,6 +167,35 @@ final class RowShape {
             if (!seen.contains(column)) {
                 throw ApiException.badRequest("invalid_request", "The Arrow schema lacks column '" + column + "', but "
                         + purpose + " needs it" + why(column) + "; it has " + seen);
+            }
+        }
+    }
+
+    /**
+     * Where each of the table's columns is in Arrow batches of {@code fields}, when such batches
+     * are whole rows of a log table that Fluss's writer can take as they are
+     * ({@link ArrowWriteLayout}). Empty otherwise: the rows are converted value by value ({@link #fromArrow}).
+     */
+    Optional<int[]> asWritten(List<Field> fields) {
+        if (keys || table.hasPrimaryKey() || !output.equals(rowType.getFieldNames())) {
+            return Optional.empty();
+        }
+        return ArrowWriteLayout.of(rowType, fields);
+    }
+
+    /**
+     * Checks a batch written as it is ({@link #asWritten}): a null where this write needs a value
+     * fails with the same error as a converted row; {@code firstIndex} is its first row's index in the request.
+     */
+    void checkRequired(VectorSchemaRoot batch, int[] positions, int firstIndex) {
+        for (int column = 0; column < output.size(); column++) {
+            String name = output.get(column);
+            if (!required.contains(name)) {
+                continue;
+            }
+            OptionalInt row = ArrowWriteLayout.firstNull(batch.getVector(positions[column]), batch.getRowCount());
+            if (row.isPresent()) {
+                throw invalid(firstIndex + row.getAsInt(), name, "null, but " + purpose + " needs it" + why(name));
             }
         }
     }
