@@ -95,7 +95,7 @@ final class BulkIngest {
         for (int i = 0; i < positions.length; i++) {
             positions[i] = table.getRowType().getFieldIndex(arrow.getFields().get(i).getName());
         }
-        return write(request, table, stream, positions, true);
+        return write(request, table, stream, positions);
     }
 
     /**
@@ -126,22 +126,19 @@ final class BulkIngest {
                         + " needs (" + (table.getPrimaryKeys().contains(column) ? "primary key" : "NOT NULL") + ")");
             }
         }
-        // Parameters go to the listed columns in order, whatever the batch names them: never by name.
-        return write(request, table, stream, positions, false);
+        return write(request, table, stream, positions);
     }
 
     /**
      * Writes every batch of {@code stream}, vector {@code i} to column {@code positions[i]}; returns
-     * the rows. When the stream's columns are the table's by name ({@code byName}), a log table's
-     * batches in its own Arrow types go to Fluss's writer as they are ({@link ArrowWriteLayout});
-     * others are converted value by value.
+     * the rows. A log table's batches that hold every column in its own Arrow type go to Fluss's
+     * writer as they are ({@link ArrowWriteLayout}); others are converted value by value.
      */
-    private static long write(RequestContext request, TableInfo table, FlightStream stream, int[] positions,
-            boolean byName) {
+    private static long write(RequestContext request, TableInfo table, FlightStream stream, int[] positions) {
         TablePath path = table.getTablePath();
         Table fluss = request.session().handles().table(table);
-        Optional<int[]> layout = table.hasPrimaryKey() || !byName ? Optional.empty()
-                : ArrowWriteLayout.of(table.getRowType(), stream.getSchema().getFields());
+        Optional<int[]> layout = table.hasPrimaryKey() ? Optional.empty()
+                : ArrowWriteLayout.of(table.getRowType(), stream.getSchema().getFields(), positions);
         long written = 0;
         while (stream.next()) {
             VectorSchemaRoot batch = stream.getRoot();

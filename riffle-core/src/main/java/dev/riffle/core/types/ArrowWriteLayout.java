@@ -1,5 +1,6 @@
 package dev.riffle.core.types;
 
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
@@ -28,30 +29,43 @@ import org.apache.fluss.types.RowType;
 public final class ArrowWriteLayout {
     private ArrowWriteLayout() {}
 
-    /** For each column of {@code rowType}, the index of its field among {@code fields}; empty when not written as is. */
+    /**
+     * For each column of {@code rowType}, the index of its field among {@code fields}, the fields
+     * matched to columns by name; empty when the batches are not written as they are.
+     */
     public static Optional<int[]> of(RowType rowType, List<Field> fields) {
+        int[] columnOfField = new int[fields.size()];
+        for (int f = 0; f < fields.size(); f++) {
+            columnOfField[f] = rowType.getFieldIndex(fields.get(f).getName());
+        }
+        return of(rowType, fields, columnOfField);
+    }
+
+    /**
+     * As {@link #of(RowType, List)}, field {@code f} going to column {@code columnOfField[f]}
+     * (-1: none), as a prepared INSERT's parameters go to its listed columns whatever they are named.
+     */
+    public static Optional<int[]> of(RowType rowType, List<Field> fields, int[] columnOfField) {
+        int[] layout = new int[rowType.getFieldCount()];
+        Arrays.fill(layout, -1);
+        for (int f = 0; f < columnOfField.length; f++) {
+            int column = columnOfField[f];
+            if (column < 0 || layout[column] >= 0) {
+                return Optional.empty();
+            }
+            layout[column] = f;
+        }
         List<Field> expected = ArrowTypeMapping.toArrowSchema(rowType).getFields();
-        List<String> names = rowType.getFieldNames();
-        int[] positions = new int[names.size()];
-        for (int column = 0; column < names.size(); column++) {
-            if (!holdsEveryValue(rowType.getTypeAt(column))) {
+        for (int column = 0; column < layout.length; column++) {
+            if (layout[column] < 0 || !holdsEveryValue(rowType.getTypeAt(column))) {
                 return Optional.empty();
             }
-            positions[column] = -1;
-            for (int f = 0; f < fields.size(); f++) {
-                if (fields.get(f).getName().equals(names.get(column))) {
-                    positions[column] = f;
-                }
-            }
-            if (positions[column] < 0) {
-                return Optional.empty();
-            }
-            Field field = fields.get(positions[column]);
+            Field field = fields.get(layout[column]);
             if (field.getDictionary() != null || !field.getType().equals(expected.get(column).getType())) {
                 return Optional.empty();
             }
         }
-        return Optional.of(positions);
+        return Optional.of(layout);
     }
 
     /** The first of the first {@code rows} rows at which {@code vector} is null. */
