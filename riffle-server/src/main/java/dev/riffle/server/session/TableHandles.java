@@ -3,17 +3,15 @@ package dev.riffle.server.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.kv.LookuperPool;
 import dev.riffle.core.rpc.RetryingTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
-import org.apache.fluss.client.lookup.Lookup;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.metadata.TableInfo;
@@ -54,14 +52,12 @@ public final class TableHandles implements AutoCloseable {
         }
     }
 
-    private record LookuperKey(Key table, List<String> lookupColumns) {}
-
     private record Known(TableInfo info, long atNanos) {}
 
     private final Riffle riffle;
     private final Map<TablePath, Known> infos = new ConcurrentHashMap<>();
     private final Map<Key, Table> open = new ConcurrentHashMap<>();
-    private final Map<LookuperKey, Queue<Lookuper>> idle = new ConcurrentHashMap<>();
+    private final LookuperPool lookupers = new LookuperPool();
     private volatile boolean closed;
 
     /** @param riffle the session's connection; the handles are opened on it and closed before it */
@@ -108,7 +104,7 @@ public final class TableHandles implements AutoCloseable {
             }
             return stale;
         });
-        idle.keySet().removeIf(other -> other.table().path().equals(key.path()) && !other.table().equals(key));
+        lookupers.retainOnly(key.path(), opened.getTableInfo());
         return opened;
     }
 
@@ -119,18 +115,7 @@ public final class TableHandles implements AutoCloseable {
      */
     public <T> T withLookuper(TableInfo info, List<String> lookupColumns, Function<Lookuper, T> use) {
         checkOpen();
-        LookuperKey key = new LookuperKey(Key.of(info), List.copyOf(lookupColumns));
-        Queue<Lookuper> queue = idle.computeIfAbsent(key, k -> new ConcurrentLinkedQueue<>());
-        Lookuper lookuper = queue.poll();
-        if (lookuper == null) {
-            Lookup lookup = table(info).newLookup();
-            lookuper = (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper();
-        }
-        try {
-            return use.apply(lookuper);
-        } finally {
-            queue.offer(lookuper);
-        }
+        return lookupers.with(table(info), lookupColumns, use);
     }
 
     /** How many table handles were ever opened. */
@@ -154,7 +139,7 @@ public final class TableHandles implements AutoCloseable {
         closed = true;
         List<Table> tables = new ArrayList<>(open.values());
         open.clear();
-        idle.clear();
+        lookupers.clear();
         infos.clear();
         tables.forEach(this::closeQuietly);
     }

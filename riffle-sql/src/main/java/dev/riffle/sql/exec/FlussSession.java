@@ -12,6 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.admin.Admin;
+import dev.riffle.core.kv.LookuperPool;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.config.Configuration;
@@ -40,7 +41,7 @@ public final class FlussSession implements AutoCloseable {
     private final Map<TablePath, Recent> recent = new ConcurrentHashMap<>();
 
     private record Recent(Optional<TableInfo> info, long atNanos) {}
-    private final Map<LookuperKey, Lookuper> lookupers = new ConcurrentHashMap<>();
+    private final LookuperPool lookupers = new LookuperPool();
     /** Counts {@link #read} calls ({@link #readsRequested}). */
     private final java.util.concurrent.atomic.LongAdder readsRequested = new java.util.concurrent.atomic.LongAdder();
 
@@ -149,21 +150,21 @@ public final class FlussSession implements AutoCloseable {
         return tables.computeIfAbsent(path, p -> RetryingTables.open(riffle.connection(), p));
     }
 
-    /** A lookuper for the primary key ({@code lookupColumns} empty) or a prefix of it, made once. */
-    public Lookuper lookuper(TableInfo info, List<String> lookupColumns) {
-        LookuperKey key = new LookuperKey(info.getTablePath(), info.getTableId(), info.getSchemaId(),
-                List.copyOf(lookupColumns));
-        return lookupers.computeIfAbsent(key, k -> {
-            var lookup = table(info).newLookup();
-            return (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper();
-        });
+    /**
+     * Runs {@code use} with a lookuper for the primary key ({@code lookupColumns} empty) or a prefix
+     * of it that no other thread uses meanwhile ({@link LookuperPool}): connections of a pool share
+     * this session. {@code use} must only send lookups, not wait for their answers.
+     */
+    public <T> T withLookuper(TableInfo info, List<String> lookupColumns,
+            java.util.function.Function<Lookuper, T> use) {
+        return lookupers.with(table(info), lookupColumns, use);
     }
 
     /** Forgets cached handles of a table (after DROP TABLE, or when its id changed). */
     public void forget(TablePath path) {
         recent.remove(path);
         Table table = tables.remove(path);
-        lookupers.keySet().removeIf(k -> k.path().equals(path));
+        lookupers.forget(path);
         if (table != null) {
             try {
                 table.close();
@@ -203,5 +204,4 @@ public final class FlussSession implements AutoCloseable {
         return new IllegalStateException("Cannot " + what + ": " + cause.getMessage(), cause);
     }
 
-    private record LookuperKey(TablePath path, long tableId, int schemaId, List<String> columns) {}
 }

@@ -11,14 +11,14 @@ import org.apache.fluss.row.InternalRow;
 
 /**
  * What the two KV-store paths share: the rows their keys find, whole, answered as Calcite rows or
- * as Arrow batches in the plan's columns, through the session's lookuper for the plan's lookup
- * columns (found once: a prepared point query runs it many times).
+ * as Arrow batches in the plan's columns, through one of the session's lookupers for the plan's
+ * lookup columns, which serves this thread alone while the keys are sent (a pool's connections
+ * share the session).
  */
 abstract class KvLookupExecutor implements ScanExecutor.PathExecutor {
     final FlussSession session;
     final ReadPlan plan;
     private final List<String> lookupColumns;
-    private volatile Lookuper lookuper;
 
     /** @param lookupColumns the columns the lookuper takes (none: the whole primary key) */
     KvLookupExecutor(FlussSession session, ReadPlan plan, List<String> lookupColumns) {
@@ -51,12 +51,8 @@ abstract class KvLookupExecutor implements ScanExecutor.PathExecutor {
         return found.stream().filter(row -> condition.test(conditions.testable(row))).toList();
     }
 
-    Lookuper lookuper() {
-        Lookuper known = lookuper;
-        if (known == null) {
-            known = session.lookuper(plan.table(), lookupColumns);
-            lookuper = known;
-        }
-        return known;
+    /** Runs {@code send} with a lookuper of the plan's table no other thread uses meanwhile; it must only send lookups. */
+    <T> T withLookuper(java.util.function.Function<Lookuper, T> send) {
+        return session.withLookuper(plan.table(), lookupColumns, send);
     }
 }

@@ -6,7 +6,6 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.calcite.DataContext;
 import org.apache.fluss.client.lookup.LookupResult;
-import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.row.InternalRow;
 
 /**
@@ -23,12 +22,14 @@ final class LookupExecutor extends KvLookupExecutor {
 
     @Override
     List<InternalRow> found(DataContext context) {
-        Lookuper keys = lookuper();
-        List<CompletableFuture<LookupResult>> pending = new ArrayList<>();
-        for (List<ReadPlan.KeyValue> key : lookup.keys()) {
-            Bindings.keyRow(plan.table().getRowType(), lookup.keyColumns(), key, context)
-                    .ifPresent(row -> pending.add(keys.lookup(row)));
-        }
+        List<CompletableFuture<LookupResult>> pending = withLookuper(keys -> {
+            List<CompletableFuture<LookupResult>> sent = new ArrayList<>();
+            for (List<ReadPlan.KeyValue> key : lookup.keys()) {
+                Bindings.keyRow(plan.table().getRowType(), lookup.keyColumns(), key, context)
+                        .ifPresent(row -> sent.add(keys.lookup(row)));
+            }
+            return sent;
+        });
         List<InternalRow> found = new ArrayList<>();
         for (CompletableFuture<LookupResult> result : pending) {
             found.addAll(FlussSession.await(result, "look up a key of " + plan.table().getTablePath()).getRowList());

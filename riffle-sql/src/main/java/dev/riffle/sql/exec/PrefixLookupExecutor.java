@@ -23,7 +23,8 @@ final class PrefixLookupExecutor extends KvLookupExecutor {
         if (key.isEmpty()) {
             return List.of();
         }
-        return FlussSession.await(lookuper().lookup(key.get()), "prefix-look up " + plan.table().getTablePath())
+        return FlussSession.await(withLookuper(prefix -> prefix.lookup(key.get())),
+                "prefix-look up " + plan.table().getTablePath())
                 .getRowList();
     }
 }
