@@ -38,6 +38,8 @@ import org.apache.calcite.rel.type.RelDataType;
  * }</pre>
  */
 public final class VectorizedAggregate extends AbstractRelNode implements EnumerableRel {
+    /** The read it aggregates (not an input: it is read here, not planned further). */
+    private final FlussScan scan;
     private final RelOptTable table;
     private final FlussTable flussTable;
     private final ReadPlan plan;
@@ -46,6 +48,7 @@ public final class VectorizedAggregate extends AbstractRelNode implements Enumer
 
     VectorizedAggregate(FlussScan scan, AggregatePlan aggregate, RelDataType rowType, RelTraitSet traits) {
         super(scan.getCluster(), traits.replace(EnumerableConvention.INSTANCE));
+        this.scan = scan;
         this.table = scan.getTable();
         this.flussTable = scan.flussTable();
         this.plan = scan.plan();
@@ -56,6 +59,7 @@ public final class VectorizedAggregate extends AbstractRelNode implements Enumer
 
     private VectorizedAggregate(VectorizedAggregate other, RelTraitSet traits) {
         super(other.getCluster(), traits);
+        this.scan = other.scan;
         this.table = other.table;
         this.flussTable = other.flussTable;
         this.plan = other.plan;
@@ -106,9 +110,7 @@ public final class VectorizedAggregate extends AbstractRelNode implements Enumer
     @Override
     public RelOptCost computeSelfCost(RelOptPlanner planner, RelMetadataQuery mq) {
         // Cheaper than the scan alone, so that it wins over any Aggregate above that scan; narrower reads stay cheaper.
-        FlussScan scan = FlussScan.create(getCluster(), table, flussTable, plan);
-        RelOptCost read = scan.computeSelfCost(planner, mq);
-        return read.multiplyBy(0.5);
+        return scan.computeSelfCost(planner, mq).multiplyBy(0.5);
     }
 
     @Override
