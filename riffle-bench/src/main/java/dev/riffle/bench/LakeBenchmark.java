@@ -45,7 +45,8 @@ import org.apache.fluss.types.DataTypes;
 /**
  * Issue 4's benchmarks, in one run on the embedded cluster with its Paimon lake:
  * <ol>
- *   <li>tiering rows/s against append rows/s into the same cluster (target at least 1.0x);
+ *   <li>tiering rows/s against append rows/s into the same cluster, and against Paimon's writer alone
+ *       writing the same rows from memory into an identical table (issue 17's P6: at least 0.9x);
  *   <li>a union read of a table 90% in the lake against reading the same lake snapshot alone plus the
  *       log tail alone (target at least 0.9x);
  *   <li>a primary-key merge with a 1M-key log tail in a reader JVM with {@code -Xmx512m}.
@@ -53,7 +54,7 @@ import org.apache.fluss.types.DataTypes;
  *
  * <pre>
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="5000000 3"
- * mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="tiering 5000000"   (the first part only)
+ * mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="tiering 4500000 3"   (the first part only, 3 repetitions)
  * </pre>
  */
 public final class LakeBenchmark {
@@ -71,7 +72,7 @@ public final class LakeBenchmark {
             values.addAll(List.of(arg.trim().split("\\s+")));
         }
         values.removeIf(String::isEmpty);
-        // "tiering" first: only the tiering-versus-appending measurement (for profiling it).
+        // "tiering" first: only tiering against appending and against Paimon's writer alone, repeated.
         boolean tieringOnly = !values.isEmpty() && values.get(0).equals("tiering");
         if (tieringOnly) {
             values.remove(0);
@@ -86,29 +87,34 @@ public final class LakeBenchmark {
             try (Admin admin = connection.getAdmin()) {
                 admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
             }
+            if (tieringOnly) {
+                // "tiering ROWS REPS": fresh tables per repetition, every one printed, then the medians.
+                // Repetition 0 warms the JIT up for every writer and is not counted.
+                List<TieringRatios> reps = new ArrayList<>();
+                for (int rep = 0; rep <= rounds; rep++) {
+                    TablePath path = TablePath.of("bench", "tiering_" + rep);
+                    create(connection, path, BoundedReadBenchmark.SCHEMA, BUCKETS);
+                    System.out.printf(Locale.ROOT, "%n%s", rep == 0 ? "Warm-up, not counted:" : "Repetition " + rep + ":");
+                    TieringRatios ratios = tieringVersusWriters(cluster, connection, path, rows, "alone_" + rep);
+                    if (rep > 0) {
+                        reps.add(ratios);
+                    }
+                }
+                System.out.printf(Locale.ROOT, "%nMedians of %d repetitions: tiering / Paimon alone %.2fx (P6, target >= 0.9x;"
+                        + " CPU %.2fx); / Paimon with tiering's options %.2fx (CPU %.2fx); / append %.2fx (CPU %.2fx)%n",
+                        reps.size(), Median.of(reps.stream().map(TieringRatios::versusPaimon).toList()),
+                        Median.of(reps.stream().map(TieringRatios::cpuVersusPaimon).toList()),
+                        Median.of(reps.stream().map(TieringRatios::versusTuned).toList()),
+                        Median.of(reps.stream().map(TieringRatios::cpuVersusTuned).toList()),
+                        Median.of(reps.stream().map(TieringRatios::versusAppend).toList()),
+                        Median.of(reps.stream().map(TieringRatios::cpuVersusAppend).toList()));
+                return;
+            }
             TablePath path = TablePath.of("bench", "union_read");
             create(connection, path, BoundedReadBenchmark.SCHEMA, BUCKETS);
             int lakeRows = rows / 10 * 9;
-            double appendCpu = cpuSeconds();
-            double appendRate = append(connection, path, 0, lakeRows);
-            appendCpu = cpuSeconds() - appendCpu;
-            double tieringCpu = cpuSeconds();
-            TieringRun tiering = tier(cluster, path, lakeRows);
-            tieringCpu = cpuSeconds() - tieringCpu;
+            tieringVersusWriters(cluster, connection, path, lakeRows, "alone");
             append(connection, path, lakeRows, rows);
-            System.out.printf(Locale.ROOT, "%nTiering vs appending (%,d rows, 5 columns, %d buckets)%n", lakeRows, BUCKETS);
-            System.out.printf(Locale.ROOT, "  append (AppendWriter)  %,12.0f rows/s%n", appendRate);
-            System.out.printf(Locale.ROOT, "  tiering (rounds only)  %,12.0f rows/s   ratio %.2fx   (%d rounds; %.1f s from start"
-                    + " to caught up, freshness 1 s included)%n", tiering.rowsPerSecond(), tiering.rowsPerSecond() / appendRate,
-                    tiering.rounds(), tiering.wallSeconds());
-            // The machine may be shared: CPU time (this process: client and cluster) is steadier than wall time.
-            System.out.printf(Locale.ROOT, "  process CPU: append %.1f s (%,.0f rows/CPU-s), tiering %.1f s (%,.0f rows/CPU-s)"
-                    + "   ratio %.2fx%n", appendCpu, lakeRows / appendCpu, tieringCpu, lakeRows / tieringCpu,
-                    appendCpu / tieringCpu);
-            if (tieringOnly) {
-                return;
-            }
-
             unionVersusParts(cluster, connection, path, rows, rounds);
             pkMerge(cluster, connection, pkKeys);
         } finally {
@@ -121,6 +127,61 @@ public final class LakeBenchmark {
     private static double cpuSeconds() {
         return ((com.sun.management.OperatingSystemMXBean) java.lang.management.ManagementFactory
                 .getOperatingSystemMXBean()).getProcessCpuTime() / 1e9;
+    }
+
+    /**
+     * One repetition's ratios: tiering against Paimon's writer alone (with the table's own options:
+     * P6), against Paimon's writer with tiering's write options, and against appending; in wall time
+     * and in process CPU.
+     */
+    record TieringRatios(double versusPaimon, double versusTuned, double versusAppend, double cpuVersusPaimon,
+            double cpuVersusTuned, double cpuVersusAppend) {}
+
+    /**
+     * Appends {@code rows} rows to the empty log table {@code path}, tiers them, and writes the same
+     * rows with Paimon's writer alone into {@code bench.<aloneName>} (the table's options) and
+     * {@code bench.<aloneName>_tuned} (plus tiering's write options); prints all four.
+     */
+    private static TieringRatios tieringVersusWriters(LocalCluster cluster, Connection connection, TablePath path,
+            int rows, String aloneName) throws Exception {
+        double appendCpu = cpuSeconds();
+        double appendRate = append(connection, path, 0, rows);
+        appendCpu = cpuSeconds() - appendCpu;
+        double tieringCpu = cpuSeconds();
+        TieringRun tiering = tier(cluster, path, rows);
+        tieringCpu = cpuSeconds() - tieringCpu;
+        List<Integer> bucketRows = new ArrayList<>();
+        try (Admin admin = connection.getAdmin()) {
+            admin.getReadableLakeSnapshot(path).get().getTableBucketsOffset().values()
+                    .forEach(offset -> bucketRows.add(Math.toIntExact(offset))); // the log starts at offset 0
+        }
+        double aloneCpu = cpuSeconds();
+        double aloneRate = PaimonWriterAlone.write(cluster.lakeCatalogOptions(), path, aloneName, bucketRows, Map.of());
+        aloneCpu = cpuSeconds() - aloneCpu;
+        double tunedCpu = cpuSeconds();
+        // Tiering's write options (PaimonTieringFactory.WRITE_OPTIONS in riffle-lake): dictionary encoding off.
+        double tunedRate = PaimonWriterAlone.write(cluster.lakeCatalogOptions(), path, aloneName + "_tuned", bucketRows,
+                Map.of("parquet.enable.dictionary", "false"));
+        tunedCpu = cpuSeconds() - tunedCpu;
+        double tieringRate = tiering.rowsPerSecond();
+        TieringRatios ratios = new TieringRatios(tieringRate / aloneRate, tieringRate / tunedRate,
+                tieringRate / appendRate, aloneCpu / tieringCpu, tunedCpu / tieringCpu, appendCpu / tieringCpu);
+        System.out.printf(Locale.ROOT, "%nTiering %s vs appending and vs Paimon's writer alone (%,d rows, 5 columns, %d buckets,"
+                + " rows per bucket %s)%n", path, rows, BUCKETS, bucketRows);
+        System.out.printf(Locale.ROOT, "  append (AppendWriter)                      %,12.0f rows/s   %,10.0f rows/CPU-s%n",
+                appendRate, rows / appendCpu);
+        System.out.printf(Locale.ROOT, "  Paimon writer alone, table's options       %,12.0f rows/s   %,10.0f rows/CPU-s%n",
+                aloneRate, rows / aloneCpu);
+        System.out.printf(Locale.ROOT, "  Paimon writer alone, tiering's options     %,12.0f rows/s   %,10.0f rows/CPU-s%n",
+                tunedRate, rows / tunedCpu);
+        System.out.printf(Locale.ROOT, "  tiering (rounds only)                      %,12.0f rows/s   %,10.0f rows/CPU-s   (%d rounds;"
+                + " %.1f s from start to caught up, freshness 1 s included)%n", tieringRate, rows / tieringCpu,
+                tiering.rounds(), tiering.wallSeconds());
+        // The machine may be shared: CPU time (this process: client and cluster) is steadier than wall time.
+        System.out.printf(Locale.ROOT, "  tiering / Paimon alone %.2fx (CPU %.2fx); / Paimon with tiering's options %.2fx (CPU %.2fx);"
+                + " / append %.2fx (CPU %.2fx)%n", ratios.versusPaimon(), ratios.cpuVersusPaimon(), ratios.versusTuned(),
+                ratios.cpuVersusTuned(), ratios.versusAppend(), ratios.cpuVersusAppend());
+        return ratios;
     }
 
     static void create(Connection connection, TablePath path, Schema schema, int buckets, String... keys)

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.types.ArrowRowView;
 import java.util.Optional;
 import org.apache.arrow.memory.ArrowBuf;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.record.ChangeType;
@@ -29,6 +30,8 @@ import org.apache.fluss.row.InternalRow;
  * it (lake writers copy or encode each row as it is written). The batch's owner frees it.
  */
 final class ArrowBatchRecord implements LogRecord {
+    private final VectorSchemaRoot root;
+    private final int fields;
     private final ArrowRowView row;
     private final long baseOffset;
     private final long timestamp;
@@ -46,7 +49,8 @@ final class ArrowBatchRecord implements LogRecord {
      */
     ArrowBatchRecord(VectorSchemaRoot root, int fields, long baseOffset, long commitTimestamp,
             Optional<VarCharVector> changeTypes) {
-        requireNonNull(root, "root is null");
+        this.root = requireNonNull(root, "root is null");
+        this.fields = fields;
         int[] positions = new int[fields];
         for (int i = 0; i < fields; i++) {
             positions[i] = i;
@@ -61,6 +65,26 @@ final class ArrowBatchRecord implements LogRecord {
     /** How many rows the batch holds. */
     int rowCount() {
         return rowCount;
+    }
+
+    /** How many leading vectors of the batch are the table's columns. */
+    int fields() {
+        return fields;
+    }
+
+    /** The vector of the table's column {@code field} ({@code field < fields()}). */
+    FieldVector vector(int field) {
+        return root.getVector(field);
+    }
+
+    /** The row the cursor is at. */
+    int index() {
+        return index;
+    }
+
+    /** The cursor's row as Fluss's row type, the same object {@link #getRow()} returns. */
+    ArrowRowView rowView() {
+        return row;
     }
 
     /** Points the cursor at row {@code index} of the batch. */

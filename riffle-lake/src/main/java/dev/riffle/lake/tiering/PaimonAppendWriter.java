@@ -27,12 +27,15 @@ import org.apache.paimon.table.sink.TableWriteImpl;
  * {@code PaimonLakeWriter} with its {@code AppendOnlyWriter} does (same table copy, commit user,
  * row adapter, partition and bucket), with the Paimon bucket worked out once per writer instead of
  * once per row (Fluss looks it up in the table's options for every record: about 8% of a round).
+ * Records of Arrow-read spans are written through {@link ArrowPaimonRow}, straight from the batch's
+ * vectors; others (Fluss's log scanner) through Fluss's row adapter.
  */
 final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
     private final Catalog catalog;
     private final TableWriteImpl<InternalRow> tableWrite;
     private final FileStoreWrite<InternalRow> write;
     private final FlussRecordAsPaimonRow row;
+    private final ArrowPaimonRow arrowRow;
     private final int bucket;
     private BinaryRow partition;
 
@@ -52,6 +55,7 @@ final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
                     LakeTieringFactory.FLUSS_LAKE_TIERING_COMMIT_USER);
             this.write = tableWrite.getWrite();
             this.row = new FlussRecordAsPaimonRow(context.tableBucket().getBucket(), table.rowType());
+            this.arrowRow = new ArrowPaimonRow(context.tableBucket().getBucket(), table.rowType());
             // A log table without a bucket key is bucket-unaware in Paimon: everything goes to bucket 0.
             this.bucket = table.store().bucketMode() == BucketMode.BUCKET_UNAWARE ? 0 : context.tableBucket().getBucket();
             // Unpartitioned: the empty partition; partitioned: taken from the first row.
@@ -70,11 +74,17 @@ final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
     @Override
     public void write(LogRecord record) throws IOException {
         try {
-            row.setFlussRecord(record);
-            if (partition == null) {
-                partition = tableWrite.getPartition(row);
+            InternalRow paimonRow;
+            if (record instanceof ArrowBatchRecord arrow) {
+                paimonRow = arrowRow.at(arrow);
+            } else {
+                row.setFlussRecord(record);
+                paimonRow = row;
             }
-            write.write(partition, bucket, row);
+            if (partition == null) {
+                partition = tableWrite.getPartition(paimonRow);
+            }
+            write.write(partition, bucket, paimonRow);
         } catch (Exception e) {
             throw new IOException("Failed to write Fluss record to Paimon.", e);
         }
