@@ -113,7 +113,7 @@ final class GroupByPhase {
         }
     }
 
-    private static String explain(java.sql.Connection connection, String sql) throws Exception {
+    static String explain(java.sql.Connection connection, String sql) throws Exception {
         StringBuilder plan = new StringBuilder();
         try (Statement statement = connection.createStatement();
                 ResultSet rows = statement.executeQuery("EXPLAIN PLAN FOR " + sql)) {

@@ -36,7 +36,9 @@ import org.apache.fluss.types.DataTypes;
  *   <li>{@code SELECT k, count(*), sum(v) FROM bench.events GROUP BY k} over a log table through
  *       the driver against DuckDB aggregating the same rows, read by Riffle's bounded reader and
  *       handed over as an Arrow C stream; wall time, target ratio at most 3x; both answers are
- *       checked against each other and the generator ({@link GroupByPhase}).
+ *       checked against each other and the generator ({@link GroupByPhase});
+ *   <li>{@code ORDER BY v DESC, k LIMIT 10} over the same table, vectorized against
+ *       {@code vectorized=false} ({@link TopNPhase}).
  * </ol>
  *
  * <p>The cluster (one tablet server) runs in this JVM and is loaded here; the measurements run in
@@ -81,7 +83,7 @@ public final class SqlBenchmark {
                 if (options.runsLookups()) {
                     loadKv(connection, options.keys());
                 }
-                if (options.runsGroupBy()) {
+                if (options.runsGroupBy() || options.runsTopN()) {
                     loadEvents(connection, options.rows(), options.groups());
                 }
             }

@@ -3,7 +3,7 @@ package dev.riffle.bench;
 import java.util.Locale;
 
 /**
- * The measuring JVM of {@link SqlBenchmark}: runs the point-query and GROUP BY phases against the
+ * The measuring JVM of {@link SqlBenchmark}: runs the point-query, GROUP BY and top-N phases against the
  * cluster the parent started, prints each, then one summary block with the ratios.
  */
 final class SqlMeasurements {
@@ -19,6 +19,11 @@ final class SqlMeasurements {
         if (options.runsGroupBy()) {
             groupBy = GroupByPhase.run(bootstrap, options);
             GroupByPhase.print(groupBy);
+        }
+        TopNPhase.Result topN = null;
+        if (options.runsTopN()) {
+            topN = TopNPhase.run(bootstrap, options);
+            TopNPhase.print(topN);
         }
         System.out.printf(Locale.ROOT, "%n==== SqlBenchmark summary (issue 5; measuring JVM -Xmx2g, %d cores; "
                 + "same run, same cluster) ====%n", Runtime.getRuntime().availableProcessors());
@@ -39,6 +44,11 @@ final class SqlMeasurements {
                     + " read + columnar aggregate %.2f s, JDBC / that floor %.2fx]%n",
                     groupBy.sql(), groupBy.duck(), groupBy.ratio(), verdict(groupBy.ratio() <= 1.0), groupBy.rows(),
                     groupBy.groups(), groupBy.columnar(), groupBy.sql() / groupBy.columnar());
+        }
+        if (topN != null) {
+            System.out.printf(Locale.ROOT, "top-N         vectorized %6.3f s  vs row at a time %6.3f s   row at a time /"
+                    + " vectorized %5.2fx   [median times; ratio = median of per-round ratios]%n",
+                    Median.of(topN.vectorizedSeconds()), Median.of(topN.rowSeconds()), topN.speedup());
         }
         System.out.println("================================================================================");
     }

@@ -3,6 +3,7 @@ package dev.riffle.sql;
 import static dev.riffle.sql.SqlFixtures.explain;
 import static dev.riffle.sql.SqlFixtures.query;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
@@ -11,6 +12,7 @@ import dev.riffle.sql.catalog.FlussRootSchema;
 import java.math.BigDecimal;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.LocalDate;
@@ -18,6 +20,7 @@ import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -43,15 +46,17 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
- * Aggregates computed on Arrow batches ({@code VectorizedAggregate}) answer as Calcite's
- * row-at-a-time operators do: seeded random GROUP BY queries (any number of keys of every type,
- * COUNT, COUNT DISTINCT, SUM, MIN, MAX, AVG, nulls, pushed filters, a filter matching nothing) run
- * on a connection with vectorized execution and on one with {@code vectorized=false}, over a log
- * table and over a primary-key table with updates and deletes; both answers must be equal, and
- * equal to a plain Java aggregation of the rows the test wrote where the test computes one.
+ * Aggregates and top-Ns computed on Arrow batches ({@code VectorizedAggregate},
+ * {@code VectorizedTopN}) answer as Calcite's row-at-a-time operators do: seeded random GROUP BY
+ * queries (any number of keys of every type, COUNT, COUNT DISTINCT, SUM, MIN, MAX, AVG, nulls,
+ * pushed filters, a filter matching nothing) and ORDER BY ... LIMIT queries (keys of every type in
+ * either direction, NULLS FIRST/LAST, OFFSET, projections) run on a connection with vectorized
+ * execution and on one with {@code vectorized=false}, over a log table and over a primary-key table
+ * with updates and deletes; both answers must be equal, and equal to a plain Java aggregation or
+ * sort of the rows the test wrote where the test computes one.
  */
 @ExtendWith(LocalClusterExtension.class)
-class VectorizedAggregateIT {
+class VectorizedExecutionIT {
     private static final long SEED = 20261203L;
     private static final String COLUMNS = "id INT, ti TINYINT, si SMALLINT, i INT, b BIGINT, f FLOAT, d DOUBLE,"
             + " amt DECIMAL(12, 2), s STRING, flag BOOLEAN, dt DATE, ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(6)";
@@ -86,37 +91,12 @@ class VectorizedAggregateIT {
             org.apache.fluss.client.Connection fluss, TestNames names) throws Exception {
         Random random = new Random(SEED);
         String db = names.database("vagg");
-        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false);
-                Statement statement = vectorized.createStatement()) {
-            statement.execute("CREATE DATABASE " + db);
-            statement.execute("CREATE TABLE " + db + ".events (" + COLUMNS + ") WITH ('bucket.num' = '3')");
-            statement.execute("CREATE TABLE " + db + ".users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED)"
-                    + " WITH ('bucket.num' = '3')");
-
-            List<Row> events = new ArrayList<>();
-            for (int i = 0; i < 3000; i++) {
-                events.add(row(random, i));
-            }
-            write(fluss, db, "events", events, null);
-            Map<Integer, Row> users = new LinkedHashMap<>();
-            List<Row> written = new ArrayList<>();
-            for (int i = 0; i < 1500; i++) {
-                Row row = row(random, random.nextInt(900));
-                users.put(row.id(), row);
-                written.add(row);
-            }
-            List<Row> deleted = new ArrayList<>();
-            for (int id : new ArrayList<>(users.keySet())) {
-                if (random.nextInt(6) == 0) {
-                    deleted.add(users.remove(id));
-                }
-            }
-            write(fluss, db, "users", written, deleted);
-
+        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false)) {
+            Tables tables = Tables.create(vectorized, fluss, db, random);
             int vectorizedPlans = 0;
             int errors = 0;
             for (String table : List.of("events", "users")) {
-                List<Row> content = table.equals("events") ? events : List.copyOf(users.values());
+                List<Row> content = tables.content(table);
                 for (int round = 0; round < 30; round++) {
                     List<String> keys = new ArrayList<>(KEYS);
                     Collections.shuffle(keys, random);
@@ -158,6 +138,128 @@ class VectorizedAggregateIT {
         }
     }
 
+    /** The two tables of a random test, written with the rows they hold. */
+    record Tables(List<Row> events, Map<Integer, Row> users) {
+        /** Creates {@code db.events} (a log table, 3,000 rows) and {@code db.users} (a PK table, updated and deleted). */
+        static Tables create(Connection sql, org.apache.fluss.client.Connection fluss, String db, Random random)
+                throws Exception {
+            try (Statement statement = sql.createStatement()) {
+                statement.execute("CREATE DATABASE " + db);
+                statement.execute("CREATE TABLE " + db + ".events (" + COLUMNS + ") WITH ('bucket.num' = '3')");
+                statement.execute("CREATE TABLE " + db + ".users (" + COLUMNS + ", PRIMARY KEY (id) NOT ENFORCED)"
+                        + " WITH ('bucket.num' = '3')");
+            }
+            List<Row> events = new ArrayList<>();
+            for (int i = 0; i < 3000; i++) {
+                events.add(row(random, i));
+            }
+            write(fluss, db, "events", events, null);
+            Map<Integer, Row> users = new LinkedHashMap<>();
+            List<Row> written = new ArrayList<>();
+            for (int i = 0; i < 1500; i++) {
+                Row row = row(random, random.nextInt(900));
+                users.put(row.id(), row);
+                written.add(row);
+            }
+            List<Row> deleted = new ArrayList<>();
+            for (int id : new ArrayList<>(users.keySet())) {
+                if (random.nextInt(6) == 0) {
+                    deleted.add(users.remove(id));
+                }
+            }
+            write(fluss, db, "users", written, deleted);
+            return new Tables(events, users);
+        }
+
+        List<Row> content(String table) {
+            return table.equals("events") ? events : List.copyOf(users.values());
+        }
+    }
+
+    @Test
+    void randomTopNsAnswerAsCalciteDoesAndAsAJavaSort(LocalCluster cluster, org.apache.fluss.client.Connection fluss,
+            TestNames names) throws Exception {
+        Random random = new Random(SEED + 1);
+        String db = names.database("vtop");
+        List<String> columns = List.of("id", "ti", "si", "i", "b", "f", "d", "amt", "s", "flag", "dt", "ts", "ltz");
+        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false)) {
+            Tables tables = Tables.create(vectorized, fluss, db, random);
+            int vectorizedPlans = 0;
+            int oracled = 0;
+            for (String table : List.of("events", "users")) {
+                for (int round = 0; round < 30; round++) {
+                    List<String> keys = new ArrayList<>(KEYS);
+                    keys.add("f");
+                    keys.add("d");
+                    Collections.shuffle(keys, random);
+                    keys = new ArrayList<>(keys.subList(0, 1 + random.nextInt(3)));
+                    // Half the rounds end the order with the unique id, so whole rows are in one order; the
+                    // others select only the keys, so rows that tie are equal anyway.
+                    boolean total = random.nextBoolean();
+                    List<String> select;
+                    if (total) {
+                        keys.add("id");
+                        List<String> shuffled = new ArrayList<>(columns);
+                        Collections.shuffle(shuffled, random);
+                        select = shuffled.subList(0, 1 + random.nextInt(4));
+                    } else {
+                        select = keys;
+                    }
+                    List<String> order = new ArrayList<>();
+                    List<Comparator<Row>> comparators = new ArrayList<>();
+                    for (String key : keys) {
+                        boolean descending = random.nextBoolean();
+                        int nulls = random.nextInt(3); // 0: the default for the direction, 1: FIRST, 2: LAST
+                        boolean nullsFirst = nulls == 0 ? descending : nulls == 1;
+                        order.add(key + (descending ? " DESC" : "") + (nulls == 1 ? " NULLS FIRST"
+                                : nulls == 2 ? " NULLS LAST" : ""));
+                        comparators.add(oracleOrder(key, descending, nullsFirst));
+                    }
+                    int limit = random.nextInt(10) == 0 ? 5000 : random.nextInt(40);
+                    int offset = random.nextInt(4) == 0 ? random.nextInt(30) : -1;
+                    Filter filter = filter(random);
+                    String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table + filter.sql()
+                            + " ORDER BY " + String.join(", ", order) + " LIMIT " + limit
+                            + (offset >= 0 ? " OFFSET " + offset : "");
+                    String label = String.format(Locale.ROOT, "%s round %d: %s", table, round, sql);
+
+                    String plan = explain(vectorized, sql);
+                    if (plan.contains("VectorizedTopN")) {
+                        vectorizedPlans++;
+                    }
+                    assertThat(explain(rows, sql)).as(label).doesNotContain("VectorizedTopN");
+                    List<String> answer = query(vectorized, sql);
+                    assertThat(answer).as(label + "\nplan:\n" + plan).isEqualTo(query(rows, sql));
+                    if (ORACLE_KEYS.containsAll(keys.stream().filter(k -> !k.equals("id")).toList())
+                            && ORACLE_KEYS.containsAll(select.stream().filter(k -> !k.equals("id")).toList())) {
+                        oracled++;
+                        Comparator<Row> comparator = comparators.stream().reduce(Comparator::thenComparing).orElseThrow();
+                        List<String> expected = tables.content(table).stream().filter(filter.test()).sorted(comparator)
+                                .skip(Math.max(offset, 0)).limit(limit)
+                                .map(r -> String.join("|", select.stream().map(c -> c.equals("id")
+                                        ? String.valueOf(r.id()) : String.valueOf(r.get(c))).toList()))
+                                .toList();
+                        assertThat(answer).as(label + " (Java oracle)").isEqualTo(expected);
+                    }
+                }
+            }
+            assertThat(vectorizedPlans).as("queries planned as VectorizedTopN").isGreaterThan(40);
+            assertThat(oracled).as("queries checked against the Java sort").isGreaterThan(5);
+            assertThat(vectorized.unwrap(CalciteConnection.class).getRootSchema().unwrap(FlussRootSchema.class)
+                    .session().riffle().allocator().getAllocatedMemory()).as("Arrow memory after the queries")
+                    .isZero();
+        }
+    }
+
+    /** SQL's order of one column for the Java oracle: values naturally (reversed when descending), nulls as told. */
+    @SuppressWarnings({"unchecked", "rawtypes"})
+    private static Comparator<Row> oracleOrder(String column, boolean descending, boolean nullsFirst) {
+        Comparator<Comparable> values = descending ? Comparator.<Comparable>reverseOrder() : Comparator.<Comparable>naturalOrder();
+        Comparator<Comparable> withNulls = nullsFirst ? Comparator.nullsFirst(values) : Comparator.nullsLast(values);
+        return Comparator.comparing(row -> column.equals("id") ? (Comparable) row.id() : (Comparable) row.get(column),
+                withNulls);
+    }
+
     @Test
     void explainShowsWhereVectorizedExecutionEnds(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("vplan");
@@ -192,6 +294,53 @@ class VectorizedAggregateIT {
     }
 
     @Test
+    void topNOverAScanIsVectorizedAndBindsItsLimitPerExecution(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("vtopn");
+        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false);
+                Statement statement = vectorized.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".t (k STRING, v BIGINT, w INT) WITH ('bucket.num' = '2')");
+            statement.execute("INSERT INTO " + db + ".t VALUES ('a', 1, 1), ('b', 2, 2), ('c', 5, 3), ('d', NULL, 4),"
+                    + " ('e', 3, 5)");
+            String t = db + ".t";
+            String top = "SELECT k, v FROM " + t + " WHERE w > 1 ORDER BY v DESC LIMIT 2";
+
+            String plan = explain(vectorized, top);
+            assertThat(plan).contains("VectorizedTopN").contains("topN=[order [v DESC] fetch 2]").contains("w > 1")
+                    .doesNotContain("EnumerableLimitSort").doesNotContain("EnumerableSort");
+            // DESC puts nulls first unless told otherwise (Calcite's default), as row-at-a-time Calcite does.
+            assertThat(query(vectorized, top)).containsExactly("d|null", "c|5");
+            assertThat(explain(rows, top)).doesNotContain("VectorizedTopN");
+            assertThat(query(rows, top)).containsExactly("d|null", "c|5");
+
+            // NULLS LAST and an OFFSET; the key need not be selected.
+            String skipped = "SELECT k FROM " + t + " ORDER BY v DESC NULLS LAST LIMIT 2 OFFSET 1";
+            assertThat(explain(vectorized, skipped)).contains("order [v DESC NULLS LAST] fetch 2 offset 1");
+            assertThat(query(vectorized, skipped)).containsExactly("e", "b");
+
+            // LIMIT ? OFFSET ? are bound at each execution of one prepared statement.
+            String prepared = "SELECT k FROM " + t + " ORDER BY v LIMIT ? OFFSET ?";
+            assertThat(SqlFixtures.explainPrepared(vectorized, prepared, 2, 0)).contains("fetch ?0 offset ?1");
+            try (PreparedStatement statementWithLimit = vectorized.prepareStatement(prepared)) {
+                statementWithLimit.setInt(1, 2);
+                statementWithLimit.setInt(2, 0);
+                assertThat(SqlFixtures.rows(statementWithLimit.executeQuery())).containsExactly("a", "b");
+                statementWithLimit.setInt(1, 3);
+                statementWithLimit.setInt(2, 2);
+                assertThat(SqlFixtures.rows(statementWithLimit.executeQuery())).containsExactly("e", "c", "d");
+                statementWithLimit.setInt(1, -1);
+                assertThatThrownBy(statementWithLimit::executeQuery).isInstanceOf(SQLException.class)
+                        .hasMessageContaining("FETCH/LIMIT must be a number of rows >= 0, got -1");
+            }
+
+            // An expression as the key is Calcite's to order by.
+            String computed = "SELECT k FROM " + t + " ORDER BY v * -1 LIMIT 1";
+            assertThat(explain(vectorized, computed)).doesNotContain("VectorizedTopN");
+            assertThat(query(vectorized, computed)).containsExactly("c");
+        }
+    }
+
+    @Test
     void vectorizedMustBeTrueOrFalse(LocalCluster cluster) {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DriverManager.getConnection(
                 "jdbc:riffle://" + cluster.bootstrapServers() + ";vectorized=maybe"))
@@ -218,7 +367,7 @@ class VectorizedAggregateIT {
         }
     }
 
-    private static Row row(Random random, int id) {
+    static Row row(Random random, int id) {
         return new Row(id,
                 // Non-negative: a TINYINT or SMALLINT sum out of range fails in Calcite at the first
                 // partial sum out of range, which then does not depend on the order rows are read in.

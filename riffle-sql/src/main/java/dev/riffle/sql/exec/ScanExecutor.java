@@ -2,9 +2,13 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.planner.ReadPlan;
+import java.util.concurrent.CancellationException;
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -55,6 +59,40 @@ public final class ScanExecutor {
     /** One execution's rows as Arrow batches in the plan's columns (a plan without columns: its first one). */
     TableReader reader(DataContext context, long limit, BufferAllocator allocator) {
         return path.reader(context, limit, allocator);
+    }
+
+    /** Takes each batch of {@link #forEachBatch}; the batch is freed when this returns. */
+    @FunctionalInterface
+    interface BatchSink {
+        /** @param rows how many leading rows of {@code batch} belong to the result (the limit may end inside it) */
+        void accept(VectorSchemaRoot batch, int rows);
+    }
+
+    /**
+     * Reads one execution's rows as Arrow batches ({@link #reader}) and hands each to {@code sink},
+     * up to the plan's limit as bound for this execution; between batches it stops with a
+     * {@link CancellationException} once the statement is cancelled. For operators that consume a
+     * read's batches whole (vectorized aggregation and top-N).
+     */
+    void forEachBatch(DataContext context, BufferAllocator allocator, BatchSink sink) {
+        long limit = Bindings.limit(plan, context);
+        if (limit == 0) {
+            return;
+        }
+        AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(context);
+        try (TableReader reader = reader(context, limit, allocator)) {
+            long remaining = limit;
+            while (remaining > 0 && reader.hasNext()) {
+                if (cancelled != null && cancelled.get()) {
+                    throw new CancellationException("Statement canceled");
+                }
+                try (ReadBatch batch = reader.next()) {
+                    int rows = (int) Math.min(batch.root().getRowCount(), remaining);
+                    sink.accept(batch.root(), rows);
+                    remaining -= rows;
+                }
+            }
+        }
     }
 
     /** One execution's read request, when the plan is a table read (see {@link PathExecutor#read}). */

@@ -2,13 +2,9 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.reader.ReadBatch;
-import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.planner.AggregatePlan;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.List;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -17,7 +13,8 @@ import org.apache.calcite.linq4j.Linq4j;
 
 /**
  * Runs a {@code VectorizedAggregate}: reads the plan's batches through the same executor as a
- * scan ({@link ScanExecutor}, so the same access path, pushed conditions and limit), and folds
+ * scan ({@link ScanExecutor#forEachBatch}, so the same access path, pushed conditions, limit and
+ * cancellation), and folds
  * each batch into a {@link HashAggregation} column by column. The groups come out as Calcite rows
  * once the read is done. The generated code of a query calls {@link #enumerable} on the instance
  * the plan stashed.
@@ -47,23 +44,7 @@ public final class VectorizedAggregateExecutor {
 
     private List<Object> groups(DataContext context) {
         HashAggregation groups = new HashAggregation(aggregate);
-        long limit = Bindings.limit(plan, context);
-        AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(context);
-        if (limit > 0) {
-            try (TableReader reader = scan.reader(context, limit, session.riffle().allocator())) {
-                long remaining = limit;
-                while (remaining > 0 && reader.hasNext()) {
-                    if (cancelled != null && cancelled.get()) {
-                        throw new CancellationException("Statement canceled");
-                    }
-                    try (ReadBatch batch = reader.next()) {
-                        int rows = (int) Math.min(batch.root().getRowCount(), remaining);
-                        groups.add(batch.root(), rows);
-                        remaining -= rows;
-                    }
-                }
-            }
-        }
+        scan.forEachBatch(context, session.riffle().allocator(), groups::add);
         return groups.rows();
     }
 }

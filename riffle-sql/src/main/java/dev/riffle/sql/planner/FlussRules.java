@@ -4,7 +4,7 @@ import java.util.List;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 
-/** Riffle's access-path rules, one per path, and the vectorized aggregate's; registered by every {@link FlussScan}. */
+/** Riffle's access-path rules, one per path, and the vectorized aggregate's and top-N's; registered by every {@link FlussScan}. */
 public final class FlussRules {
     public static final List<RelOptRule> RULES = List.of(
             PointLookupRule.INSTANCE,
@@ -14,7 +14,9 @@ public final class FlussRules {
             ProjectPushdownRule.PROJECT,
             ProjectPushdownRule.PROJECT_FILTER,
             TableModifyRule.INSTANCE,
-            VectorizedAggregateRule.INSTANCE);
+            VectorizedAggregateRule.INSTANCE,
+            VectorizedTopNRule.LIMIT_OVER_SORT,
+            VectorizedTopNRule.SORT_WITH_FETCH);
 
     private FlussRules() {}
 

@@ -2,6 +2,7 @@ package dev.riffle.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.catalog.FlussTable;
 import dev.riffle.sql.exec.ScanExecutor;
 import java.util.List;
@@ -20,6 +21,7 @@ import org.apache.calcite.plan.RelOptCost;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.plan.RelTraitSet;
+import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.core.TableScan;
@@ -62,6 +64,16 @@ public final class FlussScan extends TableScan implements EnumerableRel {
     /** The same scan with another plan. */
     public FlussScan withPlan(ReadPlan newPlan) {
         return new FlussScan(getCluster(), getTraitSet(), getTable(), flussTable, newPlan);
+    }
+
+    /**
+     * Whether operators over this scan may run on its Arrow batches ({@link VectorizedAggregate},
+     * {@link VectorizedTopN}): the connection's setting (the driver's {@code vectorized}), read
+     * through the catalog the table comes from.
+     */
+    boolean vectorizedExecution() {
+        return getTable().getRelOptSchema() instanceof CalciteCatalogReader catalog
+                && catalog.getRootSchema().schema instanceof FlussRootSchema root && root.vectorized();
     }
 
     /** The SQL table's column names. */

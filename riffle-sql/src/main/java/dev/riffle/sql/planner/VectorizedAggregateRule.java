@@ -1,10 +1,8 @@
 package dev.riffle.sql.planner;
 
-import dev.riffle.sql.catalog.FlussRootSchema;
 import java.util.Optional;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
-import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.core.Aggregate;
 
 /**
@@ -29,9 +27,7 @@ public final class VectorizedAggregateRule extends RelOptRule {
     public void onMatch(RelOptRuleCall call) {
         Aggregate aggregate = call.rel(0);
         FlussScan scan = call.rel(1);
-        // The connection's setting, through the catalog its tables come from.
-        if (!(scan.getTable().getRelOptSchema() instanceof CalciteCatalogReader catalog)
-                || !(catalog.getRootSchema().schema instanceof FlussRootSchema root) || !root.vectorized()) {
+        if (!scan.vectorizedExecution()) {
             return;
         }
         Optional<AggregatePlan> plan = AggregatePlan.of(aggregate);
