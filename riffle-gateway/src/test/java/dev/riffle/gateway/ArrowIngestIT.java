@@ -34,7 +34,12 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
+import org.apache.arrow.vector.dictionary.Dictionary;
+import org.apache.arrow.vector.dictionary.DictionaryProvider;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.DictionaryEncoding;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.metadata.TablePath;
@@ -47,7 +52,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * Arrow bodies whose columns are in the table's own Arrow types go to Fluss's writer as they are:
  * every such type, nulls, columns in another order than the table's, several batches; read back
  * through riffle-core, each value is the one sent; a NOT NULL column's null in a later batch
- * writes nothing of the request.
+ * writes nothing of the request. Dictionary-encoded columns and batches sliced out of larger ones
+ * (which take the value-by-value path) are written as the values they stand for.
  */
 @ExtendWith({LocalClusterExtension.class, GatewayExtension.class})
 class ArrowIngestIT {
@@ -95,6 +101,89 @@ class ArrowIngestIT {
             assertThat(refused.status()).isEqualTo(400);
             assertThat(refused.errorMessage()).contains("Row " + (2 * BATCH + 7)).contains("'id'").contains("NOT NULL");
             assertThat(readBack(riffle, path, schema)).isEqualTo(sent);
+        }
+    }
+
+    @Test
+    void dictionaryEncodedAndSlicedBatchesAreWrittenAsTheirValues(Api api, Connection connection, TestNames names)
+            throws Exception {
+        this.api = api;
+        TablePath path = createTable(api, names.table("arrow_shapes"), "[{\"name\": \"id\", \"type\": \"INT NOT NULL\"},"
+                + " {\"name\": \"region\", \"type\": \"STRING\"}, {\"name\": \"amount\", \"type\": \"BIGINT\"}]",
+                ", \"buckets\": 1");
+        String[] regions = {"eu", "us", "apac"};
+        List<List<Object>> sent = new ArrayList<>();
+        try (BufferAllocator allocator = new RootAllocator(); Riffle riffle = Riffle.using(connection, allocator)) {
+            // A dictionary-encoded region (Int32 indices into three strings), every tenth null.
+            DictionaryEncoding encoding = new DictionaryEncoding(1L, false, new ArrowType.Int(32, true));
+            ByteArrayOutputStream dictionaryBody = new ByteArrayOutputStream();
+            try (VarCharVector dictionary = new VarCharVector("regions", allocator)) {
+                dictionary.allocateNew();
+                for (int i = 0; i < regions.length; i++) {
+                    dictionary.setSafe(i, regions[i].getBytes(StandardCharsets.UTF_8));
+                }
+                dictionary.setValueCount(regions.length);
+                DictionaryProvider.MapDictionaryProvider provider = new DictionaryProvider.MapDictionaryProvider();
+                provider.put(new Dictionary(dictionary, encoding));
+                Schema schema = new Schema(List.of(Field.notNullable("id", new ArrowType.Int(32, true)),
+                        new Field("region", new FieldType(true, new ArrowType.Int(32, true), encoding), null),
+                        Field.nullable("amount", new ArrowType.Int(64, true))));
+                try (VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+                        ArrowStreamWriter writer = new ArrowStreamWriter(root, provider,
+                                Channels.newChannel(dictionaryBody))) {
+                    writer.start();
+                    root.allocateNew();
+                    for (int i = 0; i < 300; i++) {
+                        ((IntVector) root.getVector("id")).setSafe(i, i);
+                        if (i % 10 == 0) {
+                            root.getVector("region").setNull(i);
+                        } else {
+                            ((IntVector) root.getVector("region")).setSafe(i, i % 3);
+                        }
+                        ((BigIntVector) root.getVector("amount")).setSafe(i, i * 3L);
+                        sent.add(List.of(String.valueOf(i), i % 10 == 0 ? "null" : regions[i % 3], String.valueOf(i * 3L)));
+                    }
+                    root.setRowCount(300);
+                    writer.writeBatch();
+                    writer.end();
+                }
+            }
+            Api.Response encoded = api.post(tableUrl(path) + "/rows", Api.ARROW, dictionaryBody.toByteArray());
+            assertThat(encoded.status()).as(encoded.text()).isEqualTo(200);
+            assertThat(encoded.json().get("written").asInt()).isEqualTo(300);
+
+            // A slice (rows 250 to 549) of a 1,000-row batch: offsets into shared buffers, a validity bitmap
+            // that starts mid-byte.
+            Schema plain = ArrowTypeMapping.toArrowSchema(riffle.table(path).info().getRowType());
+            ByteArrayOutputStream slicedBody = new ByteArrayOutputStream();
+            try (VectorSchemaRoot whole = VectorSchemaRoot.create(plain, allocator)) {
+                whole.allocateNew();
+                for (int i = 0; i < 1000; i++) {
+                    ((IntVector) whole.getVector("id")).setSafe(i, 1000 + i);
+                    if (i % 7 == 0) {
+                        whole.getVector("region").setNull(i);
+                    } else {
+                        ((VarCharVector) whole.getVector("region")).setSafe(i,
+                                ("r" + i).getBytes(StandardCharsets.UTF_8));
+                    }
+                    ((BigIntVector) whole.getVector("amount")).setSafe(i, -i);
+                }
+                whole.setRowCount(1000);
+                try (VectorSchemaRoot slice = whole.slice(250, 300);
+                        ArrowStreamWriter writer = new ArrowStreamWriter(slice, null, Channels.newChannel(slicedBody))) {
+                    writer.start();
+                    writer.writeBatch();
+                    writer.end();
+                }
+                for (int i = 250; i < 550; i++) {
+                    sent.add(List.of(String.valueOf(1000 + i), i % 7 == 0 ? "null" : "r" + i, String.valueOf(-i)));
+                }
+            }
+            Api.Response sliced = api.post(tableUrl(path) + "/rows", Api.ARROW, slicedBody.toByteArray());
+            assertThat(sliced.status()).as(sliced.text()).isEqualTo(200);
+            assertThat(sliced.json().get("written").asInt()).isEqualTo(300);
+
+            assertThat(readBack(riffle, path, plain)).isEqualTo(sent);
         }
     }
 

@@ -31,6 +31,15 @@ public final class Bodies {
     /** The body as one JSON document; malformed JSON is a 400 naming where it broke. */
     public static JsonNode json(Context ctx, long limit) {
         try (InputStream in = open(ctx, limit)) {
+            return json(in);
+        } catch (IOException e) {
+            throw ioFailure(e);
+        }
+    }
+
+    /** A body already opened ({@link #open}) as one JSON document, as {@link #json(Context, long)} reads it. */
+    public static JsonNode json(InputStream in) {
+        try {
             JsonNode node = Json.MAPPER.readTree(in);
             if (node == null || node.isMissingNode()) {
                 throw ApiException.badRequest("malformed_json", "The request body is empty; a JSON document is required");

@@ -3,12 +3,14 @@ package dev.riffle.gateway.rows;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
+import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowRowView;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
+import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
@@ -47,6 +49,12 @@ import org.apache.fluss.row.GenericRow;
  * to Fluss, and answered once Fluss has acknowledged every row.
  */
 public final class WriteResource {
+    /** The request header that makes a write idempotent (see {@link IdempotentWrites}). */
+    public static final String IDEMPOTENCY_KEY = "Idempotency-Key";
+    /** The answer header saying the answer is an earlier request's, nothing was written. */
+    public static final String IDEMPOTENT_REPLAYED = "Idempotent-Replayed";
+
+    private final IdempotentWrites idempotent = new IdempotentWrites();
 
     @OpenApi(path = Paths.ROWS, methods = HttpMethod.POST, tags = "Rows", operationId = "writeRows",
             summary = "Append rows (log table) or upsert them (primary-key table)",
@@ -56,6 +64,10 @@ public final class WriteResource {
             pathParams = {@OpenApiParam(name = "db", required = true), @OpenApiParam(name = "table", required = true)},
             queryParams = @OpenApiParam(name = "columns",
                     description = "Partial update of these columns (comma-separated, with the whole primary key)"),
+            headers = @OpenApiParam(name = IDEMPOTENCY_KEY, description = "Makes the write idempotent: a request "
+                    + "sent again with the same key and body (after a dropped connection) is answered as the first "
+                    + "was, marked Idempotent-Replayed: true, and writes nothing; the key with another body is a 422. "
+                    + "Kept by this gateway for 15 minutes."),
             requestBody = @OpenApiRequestBody(required = true, content = {
                 @OpenApiContent(mimeType = MediaTypes.JSON, from = Object[].class),
                 @OpenApiContent(mimeType = MediaTypes.NDJSON, type = "string"),
@@ -65,7 +77,8 @@ public final class WriteResource {
                 @OpenApiResponse(status = "400", description = "A bad row, column or body; nothing was written"),
                 @OpenApiResponse(status = "404", description = "No such table"),
                 @OpenApiResponse(status = "413", description = "Body over the gateway's limit"),
-                @OpenApiResponse(status = "415", description = "Unsupported Content-Type")})
+                @OpenApiResponse(status = "415", description = "Unsupported Content-Type"),
+                @OpenApiResponse(status = "422", description = "An Idempotency-Key used before with another body")})
     public void writeRows(Context ctx) throws IOException {
         String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, MediaTypes.NDJSON,
                 MediaTypes.ARROW_STREAM));
@@ -73,17 +86,94 @@ public final class WriteResource {
         TableInfo table = request.tableInfo(Requests.tablePath(ctx));
         Optional<List<String>> columns = columnsParam(ctx);
         RowShape shape = columns.map(c -> RowShape.partialUpdate(table, c)).orElseGet(() -> RowShape.write(table));
-        if (type.equals(MediaTypes.ARROW_STREAM)) {
-            int written = writeArrow(ctx, request, table, shape, columns);
-            GatewayMetrics.rows(ctx, "written", written);
-            Render.json(ctx, 200, Map.of("written", written));
+        String key = ctx.header(IDEMPOTENCY_KEY);
+        if (key == null) {
+            try (InputStream body = Bodies.open(ctx, request.limits().maxBodyBytes())) {
+                int written = writeBody(request, table, shape, columns, type, body, () -> {});
+                GatewayMetrics.rows(ctx, "written", written);
+                Render.json(ctx, 200, Map.of("written", written));
+            }
             return;
         }
-        List<GenericRow> rows = type.equals(MediaTypes.NDJSON) ? ndjsonRows(ctx, request, shape)
-                : jsonRows(ctx, request, shape);
+        writeOnce(ctx, request, table, shape, columns, type, IdempotentWrites.checkedKey(key));
+    }
+
+    /**
+     * A write with an {@code Idempotency-Key}: the body is read whole and digested, then either
+     * written (the first request with the key) or answered as the first request was.
+     */
+    private void writeOnce(Context ctx, RequestContext request, TableInfo table, RowShape shape,
+            Optional<List<String>> columns, String type, String key) throws IOException {
+        byte[] body;
+        try (InputStream in = Bodies.open(ctx, request.limits().maxBodyBytes())) {
+            body = in.readAllBytes();
+        } catch (IOException e) {
+            throw Bodies.ioFailure(e);
+        }
+        IdempotentWrites.Scope scope = new IdempotentWrites.Scope(request.session().principal(),
+                table.getTablePath().toString());
+        IdempotentWrites.Claim claim;
+        try {
+            claim = idempotent.claim(scope, key, digest(type, columns, body), request.limits().requestTimeout());
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new ApiException(503, "interrupted", "The gateway is shutting down");
+        }
+        if (claim instanceof IdempotentWrites.Replay replay) {
+            ctx.header(IDEMPOTENT_REPLAYED, "true");
+            ctx.status(replay.answer().status()).contentType(MediaTypes.JSON).result(replay.answer().json());
+            return;
+        }
+        IdempotentWrites.Writes mine = (IdempotentWrites.Writes) claim;
+        boolean[] writing = {false};
+        int written;
+        try {
+            written = writeBody(request, table, shape, columns, type, new ByteArrayInputStream(body),
+                    () -> writing[0] = true);
+        } catch (RuntimeException e) {
+            if (writing[0]) {
+                // Some rows may be in the table: a retry must not write them again.
+                ApiException error = ErrorMapper.toApiException(e);
+                idempotent.answered(mine, new IdempotentWrites.Answer(error.status(), Render.errorJson(error)));
+            } else {
+                idempotent.forget(mine);
+            }
+            throw e;
+        } catch (Error e) {
+            idempotent.forget(mine);
+            throw e;
+        }
+        byte[] answer = Json.MAPPER.writeValueAsBytes(Map.of("written", written));
+        idempotent.answered(mine, new IdempotentWrites.Answer(200, answer));
+        GatewayMetrics.rows(ctx, "written", written);
+        ctx.status(200).contentType(MediaTypes.JSON).result(answer);
+    }
+
+    /** What makes two requests with one key the same request: content type, columns and body. */
+    private static byte[] digest(String type, Optional<List<String>> columns, byte[] body) {
+        try {
+            java.security.MessageDigest sha = java.security.MessageDigest.getInstance("SHA-256");
+            sha.update((type + "\n" + columns.map(c -> String.join(",", c)).orElse("") + "\n")
+                    .getBytes(java.nio.charset.StandardCharsets.UTF_8));
+            return sha.digest(body);
+        } catch (java.security.NoSuchAlgorithmException e) {
+            throw new IllegalStateException("Every JVM has SHA-256", e);
+        }
+    }
+
+    /**
+     * Parses, checks and writes a body of {@code type}; the rows written. {@code writingBegins} runs
+     * once the whole body is checked, just before the first row goes to the writer.
+     */
+    private static int writeBody(RequestContext request, TableInfo table, RowShape shape,
+            Optional<List<String>> columns, String type, InputStream body, Runnable writingBegins) {
+        if (type.equals(MediaTypes.ARROW_STREAM)) {
+            return writeArrow(request, table, shape, columns, body, writingBegins);
+        }
+        List<GenericRow> rows = type.equals(MediaTypes.NDJSON) ? ndjsonRows(body, shape) : jsonRows(body, shape);
+        writingBegins.run();
         write(request, table, rows, columns, false);
-        GatewayMetrics.rows(ctx, "written", rows.size());
-        Render.json(ctx, 200, Map.of("written", rows.size()));
+        return rows.size();
     }
 
     @OpenApi(path = Paths.ROWS, methods = HttpMethod.DELETE, tags = "Rows", operationId = "deleteRows",
@@ -140,8 +230,8 @@ public final class WriteResource {
         return Optional.of(names);
     }
 
-    private static List<GenericRow> jsonRows(Context ctx, RequestContext request, RowShape shape) {
-        JsonNode body = Bodies.json(ctx, request.limits().maxBodyBytes());
+    private static List<GenericRow> jsonRows(InputStream in, RowShape shape) {
+        JsonNode body = Bodies.json(in);
         if (!body.isArray()) {
             throw ApiException.badRequest("invalid_request", "A JSON body must be an array of row objects, got "
                     + Json.describe(body) + " (send one object per line as " + MediaTypes.NDJSON + ")");
@@ -153,10 +243,9 @@ public final class WriteResource {
         return rows;
     }
 
-    private static List<GenericRow> ndjsonRows(Context ctx, RequestContext request, RowShape shape) {
+    private static List<GenericRow> ndjsonRows(InputStream in, RowShape shape) {
         List<GenericRow> rows = new ArrayList<>();
-        try (InputStream in = Bodies.open(ctx, request.limits().maxBodyBytes());
-                MappingIterator<JsonNode> lines = Json.MAPPER.readerFor(JsonNode.class).readValues(in)) {
+        try (MappingIterator<JsonNode> lines = Json.MAPPER.readerFor(JsonNode.class).readValues(in)) {
             while (lines.hasNextValue()) {
                 rows.add(shape.fromJson(lines.nextValue(), rows.size(), false));
             }
@@ -181,11 +270,11 @@ public final class WriteResource {
     }
 
     /** Writes an Arrow IPC body; the rows written. */
-    private static int writeArrow(Context ctx, RequestContext request, TableInfo table, RowShape shape,
-            Optional<List<String>> columns) {
+    private static int writeArrow(RequestContext request, TableInfo table, RowShape shape,
+            Optional<List<String>> columns, InputStream in, Runnable writingBegins) {
         long limit = request.limits().maxBodyBytes();
         byte[] stream;
-        try (InputStream in = Bodies.open(ctx, limit)) {
+        try {
             stream = in.readAllBytes(); // at most the body limit; Arrow's reader would hold it all anyway
         } catch (IOException e) {
             throw Bodies.ioFailure(e);
@@ -193,6 +282,7 @@ public final class WriteResource {
         ArrowFraming.check(stream);
         try (BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
                 ArrowBody body = readArrow(stream, allocator, shape, columns.isEmpty())) {
+            writingBegins.run();
             if (body.positions().isPresent()) {
                 appendAsWritten(request, table, body);
             } else {
@@ -207,19 +297,32 @@ public final class WriteResource {
         List<VectorSchemaRoot> batches = new ArrayList<>();
         try (ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(stream), allocator)) {
             try {
-                List<Field> fields = reader.getVectorSchemaRoot().getSchema().getFields();
+                List<Field> sent = reader.getVectorSchemaRoot().getSchema().getFields();
+                // Dictionary-encoded columns are written as the values they stand for.
+                boolean encoded = ArrowDictionaries.anyEncoded(sent);
+                List<Field> fields = encoded ? ArrowDictionaries.decodedFields(sent, reader) : sent;
                 shape.checkArrowSchema(fields);
                 Optional<int[]> positions = wholeRows ? shape.asWritten(fields) : Optional.empty();
                 int count = 0;
                 while (reader.loadNextBatch()) {
-                    VectorSchemaRoot batch = reader.getVectorSchemaRoot();
-                    if (positions.isPresent()) {
-                        shape.checkRequired(batch, positions.get(), count);
-                        batches.add(owned(batch, allocator));
-                    } else {
-                        rows.addAll(shape.fromArrow(batch, count));
+                    VectorSchemaRoot batch = encoded
+                            ? ArrowDictionaries.decode(reader.getVectorSchemaRoot(), reader, allocator)
+                            : owned(reader.getVectorSchemaRoot(), allocator);
+                    int batchRows = batch.getRowCount();
+                    try {
+                        if (positions.isPresent()) {
+                            shape.checkRequired(batch, positions.get(), count);
+                            batches.add(batch);
+                            batch = null; // the body owns it now
+                        } else {
+                            rows.addAll(shape.fromArrow(batch, count));
+                        }
+                    } finally {
+                        if (batch != null) {
+                            batch.close();
+                        }
                     }
-                    count += batch.getRowCount();
+                    count += batchRows;
                 }
                 return new ArrowBody(batches, positions, rows, count);
             } catch (IOException e) {
