@@ -1,6 +1,7 @@
 package dev.riffle.flight;
 
 import dev.riffle.core.exception.InvalidValueException;
+import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowFieldFit;
 import dev.riffle.core.types.ArrowRowView;
 import dev.riffle.core.types.ArrowTypeMapping;
@@ -71,7 +72,8 @@ final class BulkIngest {
         TableNotExistOption ifNotExist = command.getTableDefinitionOptions().getIfNotExist();
         TableExistsOption ifExists = command.getTableDefinitionOptions().getIfExists();
         boolean exists = request.await(request.admin().tableExists(path), "Looking up " + path);
-        org.apache.arrow.vector.types.pojo.Schema arrow = stream.getSchema();
+        org.apache.arrow.vector.types.pojo.Schema arrow = new org.apache.arrow.vector.types.pojo.Schema(
+                valueFields(stream));
         if (!exists) {
             if (ifNotExist != TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE) {
                 throw CallStatus.NOT_FOUND.withDescription("Table " + path + " does not exist; ingest with the"
@@ -137,38 +139,55 @@ final class BulkIngest {
     private static long write(RequestContext request, TableInfo table, FlightStream stream, int[] positions) {
         TablePath path = table.getTablePath();
         Table fluss = request.session().handles().table(table);
+        boolean encoded = ArrowDictionaries.anyEncoded(stream.getSchema().getFields());
         Optional<int[]> layout = table.hasPrimaryKey() ? Optional.empty()
-                : ArrowWriteLayout.of(table.getRowType(), stream.getSchema().getFields(), positions);
+                : ArrowWriteLayout.of(table.getRowType(), valueFields(stream), positions);
         long written = 0;
         while (stream.next()) {
-            VectorSchemaRoot batch = stream.getRoot();
-            List<CompletableFuture<?>> acks = new ArrayList<>(batch.getRowCount());
-            if (layout.isPresent()) {
-                checkRequired(table, batch, layout.get(), written);
-                AppendWriter writer = fluss.newAppend().createWriter();
-                ArrowRowView row = new ArrowRowView(batch, layout.get());
-                for (int i = 0; i < batch.getRowCount(); i++) {
-                    acks.add(writer.append(row.at(i)));
-                }
-            } else {
-                List<GenericRow> rows = rows(table, batch, positions, written);
-                if (table.hasPrimaryKey()) {
-                    UpsertWriter writer = fluss.newUpsert().createWriter();
-                    for (GenericRow row : rows) {
-                        acks.add(writer.upsert(row));
+            // Dictionary-encoded columns are written as the values they stand for.
+            try (VectorSchemaRoot decoded = encoded
+                    ? ArrowDictionaries.decode(stream.getRoot(), stream.getDictionaryProvider(), request.allocator())
+                    : null) {
+                VectorSchemaRoot batch = encoded ? decoded : stream.getRoot();
+                List<CompletableFuture<?>> acks = new ArrayList<>(batch.getRowCount());
+                if (layout.isPresent()) {
+                    checkRequired(table, batch, layout.get(), written);
+                    AppendWriter writer = fluss.newAppend().createWriter();
+                    ArrowRowView row = new ArrowRowView(batch, layout.get());
+                    for (int i = 0; i < batch.getRowCount(); i++) {
+                        acks.add(writer.append(row.at(i)));
                     }
                 } else {
-                    AppendWriter writer = fluss.newAppend().createWriter();
-                    for (GenericRow row : rows) {
-                        acks.add(writer.append(row));
+                    List<GenericRow> rows = rows(table, batch, positions, written);
+                    if (table.hasPrimaryKey()) {
+                        UpsertWriter writer = fluss.newUpsert().createWriter();
+                        for (GenericRow row : rows) {
+                            acks.add(writer.upsert(row));
+                        }
+                    } else {
+                        AppendWriter writer = fluss.newAppend().createWriter();
+                        for (GenericRow row : rows) {
+                            acks.add(writer.append(row));
+                        }
                     }
                 }
+                request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
+                        "Writing " + acks.size() + " rows to " + path + " (" + written + " written before)");
+                written += acks.size();
             }
-            request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                    "Writing " + acks.size() + " rows to " + path + " (" + written + " written before)");
-            written += acks.size();
         }
         return written;
+    }
+
+    /** The stream's columns as the values they hold: dictionary-encoded ones as their dictionaries' value types. */
+    private static List<Field> valueFields(FlightStream stream) {
+        List<Field> sent = stream.getSchema().getFields();
+        try {
+            return ArrowDictionaries.anyEncoded(sent)
+                    ? ArrowDictionaries.decodedFields(sent, stream.getDictionaryProvider()) : sent;
+        } catch (IllegalArgumentException e) {
+            throw invalid(e.getMessage());
+        }
     }
 
     /** A null in a column the table needs, in a batch written as it is: the same error as a converted row's. */

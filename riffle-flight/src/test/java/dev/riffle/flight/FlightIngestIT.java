@@ -192,6 +192,72 @@ class FlightIngestIT {
         }
     }
 
+    @Test
+    void dictionaryEncodedColumnsAreIngestedAsTheirValues(FlightSqlServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("dict");
+        try (Connection sql = FlightJdbcIT.connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+        }
+        String[] regions = {"eu", "us", "apac"};
+        org.apache.arrow.vector.types.pojo.DictionaryEncoding encoding =
+                new org.apache.arrow.vector.types.pojo.DictionaryEncoding(7L, false,
+                        new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true));
+        try (BufferAllocator allocator = new RootAllocator();
+                FlightClient client = FlightClient.builder(allocator, server.location()).build();
+                VarCharVector dictionary = new VarCharVector("regions", allocator);
+                VectorSchemaRoot root = VectorSchemaRoot.create(new org.apache.arrow.vector.types.pojo.Schema(
+                        java.util.List.of(field("id", new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true)),
+                                new org.apache.arrow.vector.types.pojo.Field("region",
+                                        new org.apache.arrow.vector.types.pojo.FieldType(true,
+                                                new org.apache.arrow.vector.types.pojo.ArrowType.Int(32, true), encoding),
+                                        null))), allocator)) {
+            dictionary.allocateNew();
+            for (int i = 0; i < regions.length; i++) {
+                dictionary.setSafe(i, regions[i].getBytes(StandardCharsets.UTF_8));
+            }
+            dictionary.setValueCount(regions.length);
+            org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider provider =
+                    new org.apache.arrow.vector.dictionary.DictionaryProvider.MapDictionaryProvider();
+            provider.put(new org.apache.arrow.vector.dictionary.Dictionary(dictionary, encoding));
+            // Created from the stream's schema: the region column is a STRING, not the indices' INT.
+            CommandStatementIngest command = CommandStatementIngest.newBuilder().setSchema(db).setTable("events")
+                    .setTableDefinitionOptions(options(
+                            TableDefinitionOptions.TableNotExistOption.TABLE_NOT_EXIST_OPTION_CREATE,
+                            TableDefinitionOptions.TableExistsOption.TABLE_EXISTS_OPTION_FAIL)).build();
+            SyncPutListener listener = new SyncPutListener();
+            FlightClient.ClientStreamListener writer = client.startPut(
+                    FlightDescriptor.command(Any.pack(command).toByteArray()), root, provider, listener);
+            for (int b = 0; b < 2; b++) {
+                root.allocateNew();
+                for (int i = 0; i < 150; i++) {
+                    ((IntVector) root.getVector("id")).setSafe(i, b * 150 + i);
+                    if (i % 10 == 0) {
+                        root.getVector("region").setNull(i);
+                    } else {
+                        ((IntVector) root.getVector("region")).setSafe(i, i % 3);
+                    }
+                }
+                root.setRowCount(150);
+                writer.putNext();
+            }
+            writer.completed();
+            writer.getResult();
+            try (PutResult result = listener.read()) {
+                assertThat(DoPutUpdateResult.parseFrom(result.getApplicationMetadata().nioBuffer()).getRecordCount())
+                        .isEqualTo(300);
+            }
+        }
+        try (Connection sql = FlightJdbcIT.connect(server); Statement statement = sql.createStatement()) {
+            // Per batch: i % 10 == 0 is null (15 rows); of the rest, i % 3 gives the region.
+            assertThat(FlightJdbcIT.rows(statement.executeQuery("SELECT region, count(*) FROM " + db + ".events"
+                    + " GROUP BY region ORDER BY region NULLS FIRST")))
+                    .containsExactly("null|30", "apac|90", "eu|90", "us|90");
+            assertThat(FlightJdbcIT.rows(statement.executeQuery("SELECT region FROM " + db + ".events WHERE id = 151")))
+                    .containsExactly("us");
+        }
+    }
+
     private static org.apache.arrow.vector.types.pojo.Field field(String name,
             org.apache.arrow.vector.types.pojo.ArrowType type) {
         return org.apache.arrow.vector.types.pojo.Field.nullable(name, type);
