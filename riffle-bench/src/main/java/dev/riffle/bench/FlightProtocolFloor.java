@@ -23,40 +23,60 @@ import org.apache.arrow.flight.sql.impl.FlightSql.ActionClosePreparedStatementRe
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementRequest;
 import org.apache.arrow.flight.sql.impl.FlightSql.ActionCreatePreparedStatementResult;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandPreparedStatementQuery;
+import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementQuery;
 import org.apache.arrow.flight.sql.impl.FlightSql.TicketStatementQuery;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorLoader;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.VectorUnloader;
+import org.apache.arrow.vector.ipc.message.ArrowRecordBatch;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
- * The floor of a prepared point query over Flight SQL: a server that answers
- * {@code SELECT owner FROM ... WHERE id = ?} from memory at once, with no SQL and no storage
- * behind it. What a client spends against it (bind by DoPut, GetFlightInfo, DoGet) is the cost of
- * the protocol and the client library on this machine, which no Flight SQL server can go below;
- * the benchmark measures it in the same run as Riffle's server and the Fluss {@code Lookuper}.
+ * The floor of a prepared point query and of a full scan over Flight SQL: a server that answers
+ * {@code SELECT owner FROM ... WHERE id = ?} from memory at once, and any other query with rows it
+ * holds in memory ({@link #holdScan}, read once from Fluss before the rounds), cut into as many
+ * endpoints as Riffle's server cuts the scan into, with no SQL and no storage behind it. What a
+ * client spends against it (bind by DoPut, GetFlightInfo, DoGet; the DoGets of a scan) is the cost
+ * of the protocol and the client library on this machine, which no Flight SQL server can go below;
+ * the benchmark measures it in the same run as Riffle's server, the Fluss {@code Lookuper} and the
+ * in-process read.
  *
  * <pre>{@code
  * try (FlightProtocolFloor floor = FlightProtocolFloor.start(allocator)) { ... floor.location() ... }
  * }</pre>
  */
 final class FlightProtocolFloor implements AutoCloseable {
+    private static final String SCAN = "scan:";
     private static final Schema PARAMETERS = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
     private static final Schema ROWS = new Schema(List.of(Field.nullable("owner", ArrowType.Utf8.INSTANCE)));
 
     private final FlightServer server;
+    private final Producer producer;
 
-    private FlightProtocolFloor(FlightServer server) {
+    private FlightProtocolFloor(FlightServer server, Producer producer) {
         this.server = server;
+        this.producer = producer;
     }
 
     static FlightProtocolFloor start(BufferAllocator allocator) throws java.io.IOException {
-        FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure("127.0.0.1", 0),
-                new Producer(allocator)).build().start();
-        return new FlightProtocolFloor(server);
+        Producer producer = new Producer(allocator);
+        FlightServer server = FlightServer.builder(allocator, Location.forGrpcInsecure("127.0.0.1", 0), producer)
+                .build().start();
+        return new FlightProtocolFloor(server, producer);
+    }
+
+    /**
+     * Holds {@code batches} (taken over: closed with this server) as the rows every query other
+     * than the point query answers, in {@code endpoints} endpoints of every {@code endpoints}-th batch.
+     */
+    void holdScan(List<VectorSchemaRoot> batches, int endpoints) {
+        producer.scan = List.copyOf(batches);
+        producer.endpoints = endpoints;
     }
 
     Location location() {
@@ -67,12 +87,15 @@ final class FlightProtocolFloor implements AutoCloseable {
     public void close() throws InterruptedException {
         server.shutdown();
         server.awaitTermination();
+        producer.scan.forEach(VectorSchemaRoot::close);
     }
 
     /** Binds keep the key per handle; the ticket carries it; DoGet answers "owner-KEY". */
     private static final class Producer extends NoOpFlightSqlProducer {
         private final BufferAllocator allocator;
         private final Map<ByteString, Long> bound = new ConcurrentHashMap<>();
+        private volatile List<VectorSchemaRoot> scan = List.of();
+        private volatile int endpoints = 1;
 
         Producer(BufferAllocator allocator) {
             this.allocator = requireNonNull(allocator, "allocator is null");
@@ -122,8 +145,27 @@ final class FlightProtocolFloor implements AutoCloseable {
         }
 
         @Override
+        public FlightInfo getFlightInfoStatement(CommandStatementQuery command, CallContext context,
+                FlightDescriptor descriptor) {
+            if (scan.isEmpty()) {
+                throw CallStatus.INVALID_ARGUMENT.withDescription("no rows held").toRuntimeException();
+            }
+            List<FlightEndpoint> parts = new java.util.ArrayList<>();
+            for (int part = 0; part < endpoints; part++) {
+                parts.add(new FlightEndpoint(new Ticket(Any.pack(TicketStatementQuery.newBuilder()
+                        .setStatementHandle(ByteString.copyFromUtf8(SCAN + part)).build()).toByteArray())));
+            }
+            return new FlightInfo(scan.get(0).getSchema(), descriptor, parts, -1, -1);
+        }
+
+        @Override
         public void getStreamStatement(TicketStatementQuery ticket, CallContext context,
                 ServerStreamListener listener) {
+            String handle = ticket.getStatementHandle().toStringUtf8();
+            if (handle.startsWith(SCAN)) {
+                streamHeld(Integer.parseInt(handle.substring(SCAN.length())), listener);
+                return;
+            }
             byte[] owner = ("owner-" + ticket.getStatementHandle().toStringUtf8()).getBytes(StandardCharsets.UTF_8);
             try (VectorSchemaRoot root = VectorSchemaRoot.create(ROWS, allocator)) {
                 VarCharVector column = (VarCharVector) root.getVector(0);
@@ -132,6 +174,21 @@ final class FlightProtocolFloor implements AutoCloseable {
                 root.setRowCount(1);
                 listener.start(root);
                 listener.putNext();
+                listener.completed();
+            }
+        }
+
+        /** Every {@code endpoints}-th held batch from {@code part}, loaded into one root without a copy. */
+        private void streamHeld(int part, ServerStreamListener listener) {
+            try (VectorSchemaRoot root = VectorSchemaRoot.create(scan.get(0).getSchema(), allocator)) {
+                listener.start(root);
+                VectorLoader loader = new VectorLoader(root);
+                for (int i = part; i < scan.size(); i += endpoints) {
+                    try (ArrowRecordBatch batch = new VectorUnloader(scan.get(i)).getRecordBatch()) {
+                        loader.load(batch);
+                    }
+                    listener.putNext();
+                }
                 listener.completed();
             }
         }
