@@ -10,6 +10,7 @@ import dev.riffle.gateway.meta.PartitionResource;
 import dev.riffle.gateway.meta.TableResource;
 import dev.riffle.gateway.rows.LookupResource;
 import dev.riffle.gateway.rows.RowLookupHandler;
+import dev.riffle.gateway.sql.SqlLookupHandler;
 import dev.riffle.gateway.rows.WriteResource;
 import dev.riffle.gateway.scan.OffsetsResource;
 import dev.riffle.gateway.scan.ScanResource;
@@ -31,13 +32,17 @@ final class Routes {
      * What is answered in Jetty ahead of Javalin, in order: only the plainest form of {@code GET}
      * {@link Paths#ROW} (no query, no escapes, JSON, no authentication), the gateway's hottest
      * small request, answered as the Javalin route below answers it, through the same
-     * {@link LookupResource}; and the web console ({@code GET /} and {@code /console/...}, unless
+     * {@link LookupResource}; a repeated SQL point query ({@link SqlLookupHandler}, without
+     * authentication), answered as the {@code /v1/sql} route answers it; and the web console ({@code GET /} and {@code /console/...}, unless
      * it is off), which is not part of the API. Every other request passes on to Javalin.
      */
     static List<HandlerWrapper> aheadOfJavalin(LookupResource lookups, Sessions sessions, GatewayMetrics metrics,
             ConsoleMode console, Auth auth) {
         List<HandlerWrapper> handlers = new ArrayList<>();
         handlers.add(new RowLookupHandler(lookups, sessions, metrics));
+        if (!sessions.authenticates()) {
+            handlers.add(new SqlLookupHandler(sessions, metrics));
+        }
         if (console != ConsoleMode.OFF) {
             handlers.add(new ConsoleHandler(ConsoleFiles.fromClasspath(), console, auth, metrics));
         }

@@ -32,10 +32,19 @@ public final class RowsReader extends ProducedBatchReader {
      * @param columns which fields to hand out, in order
      */
     public RowsReader(CloseableIterator<InternalRow> rows, RowType rowType, int[] columns, BufferAllocator allocator) {
+        this(rows, rowType, columns, allocator, BATCH_ROWS);
+    }
+
+    /**
+     * As {@link #RowsReader(CloseableIterator, RowType, int[], BufferAllocator)}, for a source known
+     * to hold about {@code expectedRows} rows (the rows of a key lookup): its batch is sized for them.
+     */
+    public RowsReader(CloseableIterator<InternalRow> rows, RowType rowType, int[] columns, BufferAllocator allocator,
+            int expectedRows) {
         super(ArrowTypeMapping.toArrowSchema(rowType.project(columns)), allocator);
         this.rows = requireNonNull(rows, "rows is null");
         this.projected = ProjectedRow.from(columns.clone());
-        this.writer = RowArrowWriter.create(rowType.project(columns), allocator);
+        this.writer = RowArrowWriter.create(rowType.project(columns), allocator, expectedRows);
     }
 
     @Override

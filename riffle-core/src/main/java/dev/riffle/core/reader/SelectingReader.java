@@ -68,13 +68,21 @@ public final class SelectingReader implements TableReader {
         if (names.size() != outputColumns.length) {
             throw new IllegalArgumentException(names.size() + " names for " + outputColumns.length + " columns");
         }
+        this.schema = selectedSchema(source.schema(), outputColumns, names);
+    }
+
+    /** The schema of {@code outputColumns} of {@code source}, renamed to {@code names}: what this reader answers in. */
+    public static Schema selectedSchema(Schema source, int[] outputColumns, List<String> names) {
+        if (names.size() != outputColumns.length) {
+            throw new IllegalArgumentException(names.size() + " names for " + outputColumns.length + " columns");
+        }
         List<Field> fields = new ArrayList<>(outputColumns.length);
         for (int i = 0; i < outputColumns.length; i++) {
-            Field field = source.schema().getFields().get(outputColumns[i]);
+            Field field = source.getFields().get(outputColumns[i]);
             fields.add(field.getName().equals(names.get(i)) ? field
                     : new Field(names.get(i), field.getFieldType(), field.getChildren()));
         }
-        this.schema = new Schema(fields, source.schema().getCustomMetadata());
+        return new Schema(fields, source.getCustomMetadata());
     }
 
     private static List<String> names(Schema schema, int[] columns) {

@@ -158,27 +158,22 @@ public final class ArrowRowView implements InternalRow {
 
     @Override
     public TimestampNtz getTimestampNtz(int pos, int precision) {
-        long[] millisAndNanos = millisAndNanos(pos);
-        return TimestampNtz.fromMillis(millisAndNanos[0], (int) millisAndNanos[1]);
+        TimeStampVector vector = (TimeStampVector) vector(pos);
+        EpochUnits unit = unitOf(vector);
+        long count = vector.get(row);
+        return TimestampNtz.fromMillis(unit.epochMillisecond(count), unit.nanoOfMillisecond(count));
     }
 
     @Override
     public TimestampLtz getTimestampLtz(int pos, int precision) {
-        long[] millisAndNanos = millisAndNanos(pos);
-        return TimestampLtz.fromEpochMillis(millisAndNanos[0], (int) millisAndNanos[1]);
+        TimeStampVector vector = (TimeStampVector) vector(pos);
+        EpochUnits unit = unitOf(vector);
+        long count = vector.get(row);
+        return TimestampLtz.fromEpochMillis(unit.epochMillisecond(count), unit.nanoOfMillisecond(count));
     }
 
-    /** Milliseconds since the epoch and the nanoseconds within that millisecond. */
-    private long[] millisAndNanos(int pos) {
-        TimeStampVector vector = (TimeStampVector) vector(pos);
-        long value = vector.get(row);
-        ArrowType.Timestamp type = (ArrowType.Timestamp) vector.getField().getType();
-        return switch (type.getUnit()) {
-            case SECOND -> new long[] {value * 1000, 0};
-            case MILLISECOND -> new long[] {value, 0};
-            case MICROSECOND -> new long[] {Math.floorDiv(value, 1000), Math.floorMod(value, 1000) * 1000};
-            case NANOSECOND -> new long[] {Math.floorDiv(value, 1_000_000), Math.floorMod(value, 1_000_000)};
-        };
+    private static EpochUnits unitOf(TimeStampVector vector) {
+        return EpochUnits.of(((ArrowType.Timestamp) vector.getField().getType()).getUnit());
     }
 
     @Override

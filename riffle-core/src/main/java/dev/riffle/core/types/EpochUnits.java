@@ -83,6 +83,17 @@ public final class EpochUnits {
         return (int) (Math.floorMod(count, unitsPerSecond) * nanosPerUnit);
     }
 
+    /** The whole milliseconds of a count since the epoch (rounded down, so pre-1970 instants stay exact). */
+    public long epochMillisecond(long count) {
+        return nanosPerUnit >= 1_000_000L ? count * (nanosPerUnit / 1_000_000L)
+                : Math.floorDiv(count, 1_000_000L / nanosPerUnit);
+    }
+
+    /** The nanoseconds within {@link #epochMillisecond}'s millisecond, 0 to 999,999. */
+    public int nanoOfMillisecond(long count) {
+        return nanosPerUnit >= 1_000_000L ? 0 : (int) (Math.floorMod(count, 1_000_000L / nanosPerUnit) * nanosPerUnit);
+    }
+
     /** A count of this unit as nanoseconds (a time of day). */
     public long nanos(long count) {
         return count * nanosPerUnit;

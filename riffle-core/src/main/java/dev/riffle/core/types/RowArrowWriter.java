@@ -87,6 +87,7 @@ public final class RowArrowWriter implements AutoCloseable {
     private final RowType rowType;
     private final Schema schema;
     private final BufferAllocator allocator;
+    private final int initialRows;
 
     /** The batch being filled; null until the first write after {@link #finish()} so no root is made for nothing. */
     private VectorSchemaRoot root;
@@ -95,10 +96,11 @@ public final class RowArrowWriter implements AutoCloseable {
     private int rowCount;
     private boolean closed;
 
-    private RowArrowWriter(RowType rowType, BufferAllocator allocator) {
+    private RowArrowWriter(RowType rowType, BufferAllocator allocator, int initialRows) {
         this.rowType = rowType;
         this.schema = ArrowTypeMapping.toArrowSchema(rowType);
         this.allocator = allocator;
+        this.initialRows = initialRows;
     }
 
     /**
@@ -107,9 +109,21 @@ public final class RowArrowWriter implements AutoCloseable {
      * @throws IllegalArgumentException if the row type holds a type Riffle cannot map to Arrow
      */
     public static RowArrowWriter create(RowType rowType, BufferAllocator allocator) {
+        return create(rowType, allocator, INITIAL_ROW_CAPACITY);
+    }
+
+    /**
+     * A writer whose batches start with room for {@code expectedRows} rows (at most the default
+     * {@value #INITIAL_ROW_CAPACITY}): a caller that knows it writes a handful of rows, such as the
+     * rows a key lookup found, does not allocate and clear buffers for a thousand.
+     */
+    public static RowArrowWriter create(RowType rowType, BufferAllocator allocator, int expectedRows) {
         requireNonNull(rowType, "rowType is null");
         requireNonNull(allocator, "allocator is null");
-        return new RowArrowWriter(rowType, allocator);
+        if (expectedRows < 0) {
+            throw new IllegalArgumentException("expectedRows must not be negative, got " + expectedRows);
+        }
+        return new RowArrowWriter(rowType, allocator, Math.max(1, Math.min(expectedRows, INITIAL_ROW_CAPACITY)));
     }
 
     /** Appends one row to the current batch. */
@@ -179,7 +193,7 @@ public final class RowArrowWriter implements AutoCloseable {
         VectorSchemaRoot fresh = VectorSchemaRoot.create(schema, allocator);
         try {
             for (FieldVector vector : fresh.getFieldVectors()) {
-                vector.setInitialCapacity(INITIAL_ROW_CAPACITY);
+                vector.setInitialCapacity(initialRows);
             }
             fresh.allocateNew();
             List<DataField> fields = rowType.getFields();

@@ -59,6 +59,7 @@ import org.apache.fluss.types.RowType;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
+import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * Rows written by {@link RowArrowWriter} hold exactly the Arrow values Fluss puts on the wire: the expectations
@@ -224,8 +225,10 @@ class RowArrowWriterTest {
         }
     }
 
-    @Test
-    void vectorsGrowWellPastTheirInitialCapacity() {
+    /** Expected rows -1: the writer's default size; 1: a writer sized for one looked-up row. */
+    @ParameterizedTest
+    @ValueSource(ints = {-1, 1})
+    void vectorsGrowWellPastTheirInitialCapacity(int expectedRows) {
         int rows = 100_000;
         RowType type = DataTypes.ROW(
                 DataTypes.FIELD("id", DataTypes.BIGINT().copy(false)),
@@ -234,7 +237,8 @@ class RowArrowWriterTest {
                 DataTypes.FIELD("attrs", DataTypes.MAP(DataTypes.STRING(), DataTypes.INT())),
                 DataTypes.FIELD("r", DataTypes.ROW(DataTypes.FIELD("x", DataTypes.DECIMAL(20, 3)))));
         try (BufferAllocator allocator = new RootAllocator()) {
-            try (RowArrowWriter writer = RowArrowWriter.create(type, allocator)) {
+            try (RowArrowWriter writer = expectedRows < 0 ? RowArrowWriter.create(type, allocator)
+                    : RowArrowWriter.create(type, allocator, expectedRows)) {
                 for (int i = 0; i < rows; i++) {
                     Object[] tags = new Object[i % 4];
                     for (int t = 0; t < tags.length; t++) {

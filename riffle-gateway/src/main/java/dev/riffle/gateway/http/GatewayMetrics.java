@@ -31,6 +31,7 @@ public final class GatewayMetrics {
     private final Map<Tags, Counter> errors = new ConcurrentHashMap<>();
     private final Map<Tags, Counter> rows = new ConcurrentHashMap<>();
     private final Map<Tags, Counter> lakeFiles = new ConcurrentHashMap<>();
+    private final Counter sqlKeyLookups;
 
     /** Method, route template, and the status, error code or row direction. */
     private record Tags(String method, String route, String value) {}
@@ -40,6 +41,14 @@ public final class GatewayMetrics {
                 .baseUnit("bytes")
                 .description("Arrow memory held by requests in flight")
                 .register(registry);
+        sqlKeyLookups = Counter.builder("riffle.gateway.sql.key.lookups")
+                .description("SQL point queries answered without a SQL connection (a statement run before as a key lookup)")
+                .register(registry);
+    }
+
+    /** Counts one SQL point query answered without a SQL connection. */
+    public void sqlKeyLookup() {
+        sqlKeyLookups.increment();
     }
 
     /** Tells the metrics how many rows this request read or wrote. */

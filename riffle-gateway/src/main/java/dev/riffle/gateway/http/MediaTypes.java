@@ -91,7 +91,8 @@ public final class MediaTypes {
                 + ctx.method() + " " + ctx.path() + " answers " + produced);
     }
 
-    private static String bare(String header) {
+    /** A media type header (or one range of Accept) without parameters, lower case. */
+    public static String bare(String header) {
         int semicolon = header.indexOf(';');
         return (semicolon < 0 ? header : header.substring(0, semicolon)).trim().toLowerCase(Locale.ROOT);
     }

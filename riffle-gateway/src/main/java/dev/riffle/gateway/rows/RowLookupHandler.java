@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.AsyncJsonAnswer;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.MediaTypes;
@@ -15,16 +16,11 @@ import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
 import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
-import java.nio.ByteBuffer;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.fluss.metadata.TablePath;
 import org.eclipse.jetty.server.Request;
-import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
-import org.eclipse.jetty.util.Callback;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Answers the plainest point lookups, {@code GET /v1/databases/{db}/tables/{table}/rows/{key}}
@@ -39,7 +35,6 @@ import org.slf4j.LoggerFactory;
  * {@link LookupResource}), and the same metrics under the route template {@link Paths#ROW}.
  */
 public final class RowLookupHandler extends HandlerWrapper {
-    private static final Logger LOG = LoggerFactory.getLogger(RowLookupHandler.class);
     private static final String ROUTE = Paths.ROW;
 
     private final LookupResource lookups;
@@ -109,19 +104,9 @@ public final class RowLookupHandler extends HandlerWrapper {
 
     /** Sends {@code answer} without blocking, then completes the request. */
     private void answer(Request base, Answer answer, long started, AsyncContext async) {
-        Response response = base.getResponse();
-        response.setStatus(answer.status());
-        response.setContentType(MediaTypes.JSON);
-        response.setContentLength(answer.json().length);
-        Runnable done = () -> {
-            metrics.record("GET", ROUTE, answer.status(), answer.errorCode(), answer.errorCode() == null ? 1 : -1,
-                    "read", System.nanoTime() - started);
-            async.complete();
-        };
-        response.getHttpOutput().sendContent(ByteBuffer.wrap(answer.json()), Callback.from(done, failure -> {
-            LOG.debug("GET {} was not answered: {}", base.getRequestURI(), failure.toString());
-            done.run();
-        }));
+        AsyncJsonAnswer.send(base, async, answer.status(), answer.json(), () -> metrics.record("GET", ROUTE,
+                answer.status(), answer.errorCode(), answer.errorCode() == null ? 1 : -1, "read",
+                System.nanoTime() - started));
     }
 
     /**

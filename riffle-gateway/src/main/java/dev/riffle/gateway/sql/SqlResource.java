@@ -2,6 +2,7 @@ package dev.riffle.gateway.sql;
 
 import static java.nio.charset.StandardCharsets.UTF_8;
 
+import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
@@ -35,6 +36,7 @@ import java.util.List;
 import java.util.Set;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.Schema;
 
 /**
  * {@code POST /v1/sql}: one SQL statement run through the {@code jdbc:riffle} driver (riffle-sql),
@@ -94,28 +96,47 @@ public final class SqlResource {
 
     private static long json(Context ctx, TableReader rows) throws IOException {
         long[] count = {0};
-        Render.streamJson(ctx, json -> {
-            json.writeStartObject();
-            json.writeArrayFieldStart("columns");
-            for (Field field : rows.schema().getFields()) {
-                json.writeStartObject();
-                json.writeStringField("name", field.getName());
-                json.writeStringField("type", SqlTypes.typeName(ArrowTypeMapping.toFlussType(field)));
-                json.writeEndObject();
-            }
-            json.writeEndArray();
-            json.writeArrayFieldStart("rows");
+        Render.streamJson(ctx, json -> count[0] = writeJson(json, rows.schema(), () -> {
+            long written = 0;
             while (rows.hasNext()) {
                 try (ReadBatch batch = rows.next()) {
                     Render.writeRows(json, batch.root());
-                    count[0] += batch.rowCount();
+                    written += batch.rowCount();
                 }
             }
-            json.writeEndArray();
-            json.writeNumberField("rowCount", count[0]);
-            json.writeEndObject();
-        });
+            return written;
+        }));
         return count[0];
+    }
+
+    /** Writes the rows of a JSON answer (each one object) and says how many. */
+    interface JsonRows {
+        long write() throws IOException;
+    }
+
+    /**
+     * The JSON answer of a query, {@code {"columns": [...], "rows": [...], "rowCount": n}}, written
+     * as the rows are read (also by {@link SqlLookupHandler}, so both answer alike).
+     *
+     * @param schema the answer's columns
+     * @return the rows written
+     */
+    static long writeJson(JsonGenerator json, Schema schema, JsonRows rows) throws IOException {
+        json.writeStartObject();
+        json.writeArrayFieldStart("columns");
+        for (Field field : schema.getFields()) {
+            json.writeStartObject();
+            json.writeStringField("name", field.getName());
+            json.writeStringField("type", SqlTypes.typeName(ArrowTypeMapping.toFlussType(field)));
+            json.writeEndObject();
+        }
+        json.writeEndArray();
+        json.writeArrayFieldStart("rows");
+        long count = rows.write();
+        json.writeEndArray();
+        json.writeNumberField("rowCount", count);
+        json.writeEndObject();
+        return count;
     }
 
     private static long arrow(Context ctx, TableReader rows) throws IOException {

@@ -2,6 +2,7 @@ package dev.riffle.lake.tiering;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.types.EpochUnits;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.FieldVector;
@@ -47,7 +48,7 @@ final class ArrowPaimonRow implements InternalRow {
     /** Per column of the current batch: its string buffer as a Paimon segment, or null. */
     private MemorySegment[][] strings = new MemorySegment[0][];
     /** Per column of the current batch: a timestamp vector's unit, or null. */
-    private org.apache.arrow.vector.types.TimeUnit[] units = new org.apache.arrow.vector.types.TimeUnit[0];
+    private EpochUnits[] units = new EpochUnits[0];
     private int columnsInBatch;
     /** The batch's commit time, the same for each of its rows (Paimon's timestamps are immutable). */
     private Timestamp commitTimestamp;
@@ -82,7 +83,7 @@ final class ArrowPaimonRow implements InternalRow {
         // a narrower one pads the rest with nulls, as Fluss's row adapter does.
         this.columnsInBatch = Math.min(batch.fields(), businessFields);
         this.strings = new MemorySegment[columnsInBatch][];
-        this.units = new org.apache.arrow.vector.types.TimeUnit[columnsInBatch];
+        this.units = new EpochUnits[columnsInBatch];
         for (int i = 0; i < columnsInBatch; i++) {
             FieldVector vector = batch.vector(i);
             if (vector instanceof VarCharVector text) {
@@ -90,7 +91,7 @@ final class ArrowPaimonRow implements InternalRow {
                 strings[i] = new MemorySegment[] {
                     MemorySegment.wrapOffHeapMemory(data.nioBuffer(0, Math.toIntExact(data.capacity())))};
             } else if (vector instanceof TimeStampVector) {
-                units[i] = ((ArrowType.Timestamp) vector.getField().getType()).getUnit();
+                units[i] = EpochUnits.of(((ArrowType.Timestamp) vector.getField().getType()).getUnit());
             }
         }
     }
@@ -185,14 +186,8 @@ final class ArrowPaimonRow implements InternalRow {
             return commitTimestamp;
         }
         long value = ((TimeStampVector) record.vector(pos)).get(record.index());
-        return switch (units[pos]) {
-            case SECOND -> Timestamp.fromEpochMillis(value * 1000);
-            case MILLISECOND -> Timestamp.fromEpochMillis(value);
-            case MICROSECOND -> Timestamp.fromEpochMillis(Math.floorDiv(value, 1000),
-                    (int) Math.floorMod(value, 1000) * 1000);
-            case NANOSECOND -> Timestamp.fromEpochMillis(Math.floorDiv(value, 1_000_000),
-                    (int) Math.floorMod(value, 1_000_000));
-        };
+        EpochUnits unit = units[pos];
+        return Timestamp.fromEpochMillis(unit.epochMillisecond(value), unit.nanoOfMillisecond(value));
     }
 
     @Override

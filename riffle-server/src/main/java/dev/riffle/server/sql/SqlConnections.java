@@ -45,6 +45,7 @@ public final class SqlConnections implements AutoCloseable {
     private final ConcurrentLinkedDeque<Pooled> idle = new ConcurrentLinkedDeque<>();
     private final List<Pooled> all = new ArrayList<>();
     private final RiffleDriver driver = new RiffleDriver();
+    private final KeyLookupStatements keyLookups = new KeyLookupStatements();
     /** The Fluss session every connection of the pool shares; opened with the first connection. */
     private FlussSession session;
     private volatile boolean closed;
@@ -187,6 +188,7 @@ public final class SqlConnections implements AutoCloseable {
      * rather than as it was up to a second ago (changes made elsewhere are seen within that second).
      */
     public void tableChanged(TablePath path) {
+        keyLookups.clear();
         FlussSession shared;
         synchronized (all) {
             shared = session;
@@ -194,6 +196,11 @@ public final class SqlConnections implements AutoCloseable {
         if (shared != null) {
             shared.forget(path);
         }
+    }
+
+    /** The key-lookup statements run on this pool's connections, answered without one next time. */
+    public KeyLookupStatements keyLookups() {
+        return keyLookups;
     }
 
     /** One connection lent to one request. */

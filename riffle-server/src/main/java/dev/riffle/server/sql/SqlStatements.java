@@ -9,6 +9,7 @@ import dev.riffle.server.session.RequestContext;
 import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.ddl.DdlStatement;
 import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.exec.LookedUpRows;
 import dev.riffle.sql.exec.ResultSetReader;
 import dev.riffle.sql.exec.StatementShape;
 import java.sql.PreparedStatement;
@@ -16,6 +17,7 @@ import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.fluss.metadata.TablePath;
 
 /**
@@ -83,6 +85,7 @@ public final class SqlStatements {
             statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, request.limits().scanTimeout().toSeconds()));
             Optional<DirectRead> direct = DirectRead.of(statement);
             if (direct.isPresent()) {
+                request.session().sql().keyLookups().remember(sql, direct.get(), statement);
                 return new SqlResult.Rows(part.isPresent()
                         ? direct.get().open(bound, request.allocator(), part.get())
                         : direct.get().open(bound, request.allocator()), true, lease);
@@ -101,6 +104,34 @@ public final class SqlStatements {
             lease.close();
             throw e;
         }
+    }
+
+    /**
+     * Answers {@code sql} without a SQL connection when this session ran the same text before on
+     * one and it is a key lookup ({@link KeyLookupStatements}) that these parameters bind to as
+     * they would there: the rows {@link #run} answers, once the keys are found, with no thread
+     * waiting meanwhile, as the found rows themselves ({@link LookedUpRows}). Empty when the
+     * statement must {@link #run}.
+     *
+     * <pre>{@code
+     * SqlStatements.lookUp(request, "SELECT * FROM shop.orders WHERE id = ?", List.of(42))
+     *         .ifPresent(found -> found.thenAccept(rows -> render(rows)));
+     * }</pre>
+     *
+     * @throws RuntimeException what the SQL layer says of parameters it cannot look up with (as
+     *     {@link #run} would throw it); the future fails as {@link #run} would for a failed lookup
+     */
+    public static Optional<CompletableFuture<LookedUpRows>> lookUp(RequestContext request, String sql,
+            List<Object> parameters) {
+        requireNonNull(request, "request is null");
+        requireNonNull(sql, "sql is null");
+        requireNonNull(parameters, "parameters is null");
+        checkLength(request, sql);
+        Optional<KeyLookupStatements.Known> known = request.session().sql().keyLookups().get(sql);
+        if (known.isEmpty() || !known.get().binds(parameters)) {
+            return Optional.empty();
+        }
+        return known.get().read().lookUp(parameters);
     }
 
     /**

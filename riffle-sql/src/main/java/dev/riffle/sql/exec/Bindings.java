@@ -22,12 +22,14 @@ final class Bindings {
 
     /** The plan's row limit as bound for this execution ({@code Long.MAX_VALUE}: none). */
     static long limit(ReadPlan plan, DataContext context) {
-        if (plan.limit().isEmpty()) {
-            return Long.MAX_VALUE;
-        }
-        Object value = value(plan.limit().get(), context);
-        if (!(value instanceof Number number) || number.longValue() < 0) {
-            throw new InvalidReadException("LIMIT must be a number of rows >= 0, got " + value);
+        return plan.limit().isEmpty() ? Long.MAX_VALUE : count(plan.limit().get(), context, "LIMIT");
+    }
+
+    /** A row count bound for this execution ({@code clause} names it in the error: LIMIT, OFFSET, ...). */
+    static long count(ReadPlan.KeyValue value, DataContext context, String clause) {
+        Object bound = value(value, context);
+        if (!(bound instanceof Number number) || number.longValue() < 0) {
+            throw new InvalidReadException(clause + " must be a number of rows >= 0, got " + bound);
         }
         return number.longValue();
     }

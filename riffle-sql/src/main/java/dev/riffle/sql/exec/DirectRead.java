@@ -10,6 +10,8 @@ import dev.riffle.core.read.ReadPath;
 import dev.riffle.core.read.StoppingOffsets;
 import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.types.ArrowTypeMapping;
+import dev.riffle.core.values.FlussValueReader;
 import dev.riffle.sql.planner.FlussScan;
 import dev.riffle.sql.planner.ReadPlan;
 import java.sql.PreparedStatement;
@@ -20,7 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
@@ -28,6 +32,8 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.types.RowType;
 
 /**
  * A prepared statement whose whole plan is one read of one table (a scan with its projection,
@@ -47,12 +53,16 @@ public final class DirectRead {
     /** Where the planner leaves a statement's direct read, among the signature's internal parameters. */
     public static final String KEY = "riffle.directRead";
 
+    private final FlussSession session;
     private final ReadPlan plan;
     private final ScanExecutor executor;
     private final int[] columns;
     private final List<String> names;
+    /** What {@link #lookUp} answers in, once made (racing threads make the same). */
+    private volatile LookedUpRows.Columns lookedUp;
 
     private DirectRead(FlussSession session, ReadPlan plan, int[] columns, List<String> names) {
+        this.session = requireNonNull(session, "session is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.executor = new ScanExecutor(session, plan);
         this.columns = columns.clone();
@@ -144,6 +154,57 @@ public final class DirectRead {
         long limit = Bindings.limit(plan, context);
         return new SelectingReader(executor.reader(context, limit, allocator), BatchFilter.all(), limit, columns,
                 names);
+    }
+
+    /**
+     * The rows {@link #open(List, BufferAllocator)} answers, when the statement is a key lookup (of
+     * whole primary keys or of a bucket-key prefix): once the keys are found, with no thread waiting
+     * for the answers meanwhile, and as the found rows themselves, not as an Arrow batch, so a server
+     * can answer many point queries at once cheaply. Empty for a table read.
+     *
+     * <pre>{@code
+     * direct.lookUp(List.of(42)).ifPresent(found -> found.thenAccept(rows -> render(rows)));
+     * }</pre>
+     */
+    public Optional<CompletableFuture<LookedUpRows>> lookUp(List<Object> parameters) {
+        ParameterValues context = new ParameterValues(parameters);
+        long limit = Bindings.limit(plan, context);
+        return executor.rowsOnceFound(context).map(found -> found.thenApply(rows -> new LookedUpRows(
+                rows.size() > limit ? rows.subList(0, (int) limit) : rows, lookedUpColumns())));
+    }
+
+    /** The statement's columns as {@link #lookUp} answers them; made once, on first use. */
+    private LookedUpRows.Columns lookedUpColumns() {
+        LookedUpRows.Columns known = lookedUp;
+        if (known == null) {
+            RowType rowType = plan.table().getRowType();
+            List<Integer> fields = new ArrayList<>(columns.length);
+            for (int column : columns) {
+                fields.add(plan.columns().get(column));
+            }
+            int[] read = plan.columns().stream().mapToInt(Integer::intValue).toArray();
+            Schema schema = SelectingReader.selectedSchema(ArrowTypeMapping.toArrowSchema(rowType.project(read)),
+                    columns, names);
+            known = new LookedUpRows.Columns(schema, fields,
+                    fields.stream().map(field -> FlussValueReader.of(rowType.getTypeAt(field))).toList());
+            lookedUp = known;
+        }
+        return known;
+    }
+
+    /** Whether the statement is a key lookup, which {@link #lookUp} answers. */
+    public boolean isKeyLookup() {
+        return plan.access() instanceof ReadPlan.Lookup || plan.access() instanceof ReadPlan.PrefixLookup;
+    }
+
+    /**
+     * Whether the table this read was planned for has since been dropped, created again or
+     * altered, as its session's metadata (at most a second old) says: then it must be planned anew.
+     */
+    public boolean stale() {
+        Optional<TableInfo> now = session.recentTableInfo(plan.table().getTablePath());
+        return now.isEmpty() || now.get().getTableId() != plan.table().getTableId()
+                || now.get().getSchemaId() != plan.table().getSchemaId();
     }
 
     /**

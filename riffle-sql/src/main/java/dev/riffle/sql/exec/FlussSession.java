@@ -31,7 +31,8 @@ public final class FlussSession implements AutoCloseable {
      * Fluss's 100 ms default (and even 1 ms) would dominate a point query.
      */
     public static final String DEFAULT_LOOKUP_BATCH_TIMEOUT = "100micros";
-    private static final long TIMEOUT_SECONDS = 60;
+    /** How long a call to the cluster may take before it is reported as failed. */
+    static final long TIMEOUT_SECONDS = 60;
 
     private final Riffle riffle;
     private final StatementLimits limits;
@@ -196,11 +197,13 @@ public final class FlussSession implements AutoCloseable {
         }
     }
 
-    private static RuntimeException failure(String what, Exception e) {
+    /** A failure to do {@code what}, as {@link #await} reports it. */
+    static RuntimeException failure(String what, Throwable e) {
         if (e instanceof InterruptedException) {
             Thread.currentThread().interrupt();
         }
-        Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+        Throwable cause = (e instanceof ExecutionException || e instanceof java.util.concurrent.CompletionException)
+                && e.getCause() != null ? e.getCause() : e;
         return new IllegalStateException("Cannot " + what + ": " + cause.getMessage(), cause);
     }
 

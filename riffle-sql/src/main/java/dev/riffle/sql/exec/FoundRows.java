@@ -30,6 +30,6 @@ final class FoundRows {
             public void close() {}
         };
         int[] columns = plan.columns().stream().mapToInt(Integer::intValue).toArray();
-        return new RowsReader(iterator, plan.table().getRowType(), columns, allocator);
+        return new RowsReader(iterator, plan.table().getRowType(), columns, allocator, found.size());
     }
 }

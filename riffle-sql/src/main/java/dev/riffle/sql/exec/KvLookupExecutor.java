@@ -3,6 +3,8 @@ package dev.riffle.sql.exec;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;
 import org.apache.fluss.client.lookup.Lookuper;
@@ -27,22 +29,44 @@ abstract class KvLookupExecutor implements ScanExecutor.PathExecutor {
         this.lookupColumns = List.copyOf(lookupColumns);
     }
 
-    /** The rows one execution's keys find, whole (every column of the table). */
-    abstract List<InternalRow> found(DataContext context);
+    /**
+     * The rows one execution's keys find, whole (every column of the table), once they are found:
+     * the keys are sent before this returns, and no thread waits for the answers.
+     */
+    abstract CompletableFuture<List<InternalRow>> find(DataContext context);
+
+    /** What a failed lookup could not do, for its error ("look up a key of shop.orders"). */
+    abstract String action();
 
     @Override
     public RowBatches open(DataContext context, long limit) {
-        return RowBatches.of(CalciteRows.of(matching(context), plan.table().getRowType(), plan.columns()));
+        return RowBatches.of(CalciteRows.of(matching(found(context), context), plan.table().getRowType(),
+                plan.columns()));
     }
 
     @Override
     public TableReader reader(DataContext context, long limit, BufferAllocator allocator) {
-        return FoundRows.reader(matching(context), plan, allocator);
+        return FoundRows.reader(matching(found(context), context), plan, allocator);
+    }
+
+    @Override
+    public Optional<CompletableFuture<List<InternalRow>>> rowsOnceFound(DataContext context) {
+        CompletableFuture<List<InternalRow>> found = find(context)
+                .orTimeout(FlussSession.TIMEOUT_SECONDS, java.util.concurrent.TimeUnit.SECONDS);
+        return Optional.of(found.handle((rows, failure) -> {
+            if (failure != null) {
+                throw new java.util.concurrent.CompletionException(FlussSession.failure(action(), failure));
+            }
+            return matching(rows, context);
+        }));
+    }
+
+    private List<InternalRow> found(DataContext context) {
+        return FlussSession.await(find(context), action());
     }
 
     /** The rows found that hold the conditions the plan absorbed ({@link ReadPlan#absorbs}). */
-    private List<InternalRow> matching(DataContext context) {
-        List<InternalRow> found = found(context);
+    private List<InternalRow> matching(List<InternalRow> found, DataContext context) {
         if (plan.filters().isEmpty() || found.isEmpty()) {
             return found;
         }

@@ -21,7 +21,7 @@ final class LookupExecutor extends KvLookupExecutor {
     }
 
     @Override
-    List<InternalRow> found(DataContext context) {
+    CompletableFuture<List<InternalRow>> find(DataContext context) {
         List<CompletableFuture<LookupResult>> pending = withLookuper(keys -> {
             List<CompletableFuture<LookupResult>> sent = new ArrayList<>();
             for (List<ReadPlan.KeyValue> key : lookup.keys()) {
@@ -30,10 +30,17 @@ final class LookupExecutor extends KvLookupExecutor {
             }
             return sent;
         });
-        List<InternalRow> found = new ArrayList<>();
-        for (CompletableFuture<LookupResult> result : pending) {
-            found.addAll(FlussSession.await(result, "look up a key of " + plan.table().getTablePath()).getRowList());
-        }
-        return found;
+        return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).thenApply(all -> {
+            List<InternalRow> found = new ArrayList<>();
+            for (CompletableFuture<LookupResult> result : pending) {
+                found.addAll(result.join().getRowList());
+            }
+            return found;
+        });
+    }
+
+    @Override
+    String action() {
+        return "look up a key of " + plan.table().getTablePath();
     }
 }

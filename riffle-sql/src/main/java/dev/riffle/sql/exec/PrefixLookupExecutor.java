@@ -3,6 +3,7 @@ package dev.riffle.sql.exec;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import org.apache.calcite.DataContext;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.row.InternalRow;
@@ -17,14 +18,17 @@ final class PrefixLookupExecutor extends KvLookupExecutor {
     }
 
     @Override
-    List<InternalRow> found(DataContext context) {
+    CompletableFuture<List<InternalRow>> find(DataContext context) {
         Optional<GenericRow> key = Bindings.keyRow(plan.table().getRowType(), prefix.prefixColumns(), prefix.prefix(),
                 context);
         if (key.isEmpty()) {
-            return List.of();
+            return CompletableFuture.completedFuture(List.of());
         }
-        return FlussSession.await(withLookuper(prefix -> prefix.lookup(key.get())),
-                "prefix-look up " + plan.table().getTablePath())
-                .getRowList();
+        return withLookuper(prefix -> prefix.lookup(key.get())).thenApply(result -> result.getRowList());
+    }
+
+    @Override
+    String action() {
+        return "prefix-look up " + plan.table().getTablePath();
     }
 }

@@ -33,6 +33,16 @@ public final class ScanExecutor {
         /** The same rows as Arrow batches in the plan's columns, at full precision, allocated from {@code allocator}. */
         TableReader reader(DataContext context, long limit, BufferAllocator allocator);
 
+        /**
+         * The rows {@link #reader} answers, whole (every column of the table), when they are found by
+         * key lookups: once the keys are looked up, with no thread waiting meanwhile; empty for a
+         * table read.
+         */
+        default java.util.Optional<java.util.concurrent.CompletableFuture<java.util.List<org.apache.fluss.row.InternalRow>>>
+                rowsOnceFound(DataContext context) {
+            return java.util.Optional.empty();
+        }
+
         /** The read façade's request for these rows, when they are a table read (not a key lookup). */
         default java.util.Optional<dev.riffle.core.read.ReadBuilder> read(DataContext context, long limit,
                 BufferAllocator allocator) {
@@ -59,6 +69,12 @@ public final class ScanExecutor {
     /** One execution's rows as Arrow batches in the plan's columns (a plan without columns: its first one). */
     TableReader reader(DataContext context, long limit, BufferAllocator allocator) {
         return path.reader(context, limit, allocator);
+    }
+
+    /** One execution's whole rows once its keys are found, when the plan is a key lookup ({@link PathExecutor#rowsOnceFound}). */
+    java.util.Optional<java.util.concurrent.CompletableFuture<java.util.List<org.apache.fluss.row.InternalRow>>>
+            rowsOnceFound(DataContext context) {
+        return path.rowsOnceFound(context);
     }
 
     /** Takes each batch of {@link #forEachBatch}; the batch is freed when this returns. */

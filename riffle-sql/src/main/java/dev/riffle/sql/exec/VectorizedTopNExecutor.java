@@ -2,7 +2,6 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.sql.planner.ReadPlan;
 import dev.riffle.sql.planner.TopNPlan;
 import java.util.List;
@@ -41,8 +40,8 @@ public final class VectorizedTopNExecutor {
     }
 
     private List<Object> rows(DataContext context) {
-        long fetch = count(topN.fetch(), context, "FETCH/LIMIT");
-        long offset = topN.offset().isPresent() ? count(topN.offset().get(), context, "OFFSET") : 0;
+        long fetch = Bindings.count(topN.fetch(), context, "FETCH/LIMIT");
+        long offset = topN.offset().isPresent() ? Bindings.count(topN.offset().get(), context, "OFFSET") : 0;
         if (fetch == 0) {
             return List.of();
         }
@@ -51,14 +50,6 @@ public final class VectorizedTopNExecutor {
         scan.forEachBatch(context, session.riffle().allocator(), top::add);
         List<Object> rows = top.rows();
         return offset >= rows.size() ? List.of() : rows.subList((int) offset, rows.size());
-    }
-
-    private static long count(ReadPlan.KeyValue value, DataContext context, String clause) {
-        Object bound = Bindings.value(value, context);
-        if (!(bound instanceof Number number) || number.longValue() < 0) {
-            throw new InvalidReadException(clause + " must be a number of rows >= 0, got " + bound);
-        }
-        return number.longValue();
     }
 
     private static long saturatedSum(long a, long b) {

@@ -1,0 +1,216 @@
+package dev.riffle.gateway.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import com.fasterxml.jackson.core.JsonGenerator;
+import dev.riffle.core.values.JsonValueSink;
+import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.AsyncJsonAnswer;
+import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Render;
+import dev.riffle.server.session.RequestContext;
+import dev.riffle.server.session.Sessions;
+import dev.riffle.server.sql.SqlStatements;
+import dev.riffle.sql.exec.LookedUpRows;
+import jakarta.servlet.AsyncContext;
+import jakarta.servlet.ReadListener;
+import jakarta.servlet.ServletException;
+import jakarta.servlet.ServletInputStream;
+import jakarta.servlet.http.HttpServletRequest;
+import jakarta.servlet.http.HttpServletRequestWrapper;
+import jakarta.servlet.http.HttpServletResponse;
+import java.io.BufferedReader;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStreamReader;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
+import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.fluss.row.InternalRow;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.handler.HandlerWrapper;
+
+/**
+ * Answers repeated SQL point queries, {@code POST /v1/sql} with a statement this server already
+ * ran as a key lookup ({@link SqlStatements#lookUp}), in Jetty ahead of Javalin: no SQL connection,
+ * no prepared statement, and no thread waiting while the key is looked up; the answer is rendered
+ * on the thread that completes the lookup and handed to Jetty without blocking. Every other
+ * request, and every other form of this one (Arrow, text bodies, basic auth, a body over
+ * {@value #MAX_BODY_BYTES} bytes or of unknown length, a statement not known as a key lookup,
+ * parameters it would not take as they are), passes on to Javalin's route, with its body.
+ *
+ * <p>Answers are the route's: the same JSON ({@link SqlResource#writeJson}), the same error
+ * envelope ({@link SqlResource#sqlFailure}), and the same metrics under {@link Paths#SQL}.
+ * Measured with {@code HttpBenchmark} (a repeated {@code WHERE id = ?}).
+ */
+public final class SqlLookupHandler extends HandlerWrapper {
+    /** Point queries are short; a longer body is left to the route, which streams it. */
+    static final int MAX_BODY_BYTES = 16 * 1024;
+
+    private final Sessions sessions;
+    private final GatewayMetrics metrics;
+
+    public SqlLookupHandler(Sessions sessions, GatewayMetrics metrics) {
+        this.sessions = requireNonNull(sessions, "sessions is null");
+        this.metrics = requireNonNull(metrics, "metrics is null");
+    }
+
+    @Override
+    public void handle(String target, Request base, HttpServletRequest request, HttpServletResponse response)
+            throws IOException, ServletException {
+        if (!candidate(request)) {
+            super.handle(target, base, request, response);
+            return;
+        }
+        long started = System.nanoTime();
+        RequestContext context;
+        try {
+            context = sessions.open(Optional.empty(), Paths.SQL);
+        } catch (RuntimeException e) {
+            super.handle(target, base, request, response); // the route answers why, as ever
+            return;
+        }
+        if (context.session().sql().keyLookups().isEmpty()) {
+            context.close();
+            super.handle(target, base, request, response);
+            return;
+        }
+        byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
+        Optional<CompletableFuture<LookedUpRows>> answer;
+        SqlResource.SqlRequest sql;
+        try {
+            sql = SqlResource.SqlRequest.parse(Json.MAPPER.readTree(body));
+            answer = SqlStatements.lookUp(context, sql.sql(), sql.parameters());
+        } catch (IOException | RuntimeException e) {
+            // Malformed, or refused by the SQL layer: the route answers it, as it answers any.
+            answer = Optional.empty();
+            sql = null;
+        }
+        if (answer.isEmpty()) {
+            context.close();
+            super.handle(target, base, withBody(request, body), response);
+            return;
+        }
+        base.setHandled(true);
+        metrics.sqlKeyLookup();
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0); // the lookup has the SQL layer's timeout of its own
+        String statement = sql.sql();
+        answer.get().whenComplete((rows, failure) -> {
+            Answer rendered;
+            try {
+                rendered = failure == null ? render(rows) : failed(failure, statement);
+            } catch (IOException | RuntimeException e) {
+                rendered = failed(e, statement);
+            } finally {
+                context.close();
+            }
+            send(base, rendered, started, async);
+        });
+    }
+
+    /** A JSON POST to exactly {@link Paths#SQL} with a short body of known length, answered as JSON, no auth. */
+    static boolean candidate(HttpServletRequest request) {
+        if (!"POST".equals(request.getMethod()) || !Paths.SQL.equals(request.getRequestURI())
+                || request.getQueryString() != null) {
+            return false;
+        }
+        long length = request.getContentLengthLong();
+        if (length <= 0 || length > MAX_BODY_BYTES) {
+            return false;
+        }
+        String type = request.getContentType();
+        if (type == null || !MediaTypes.bare(type).equals(MediaTypes.JSON)) {
+            return false;
+        }
+        String accept = request.getHeader("Accept");
+        return accept == null || accept.isBlank() || accept.equals(MediaTypes.JSON) || accept.equals("*/*");
+    }
+
+    /** A status, its JSON body, the rows it holds, and the error code when it is an error. */
+    private record Answer(int status, byte[] json, long rows, String errorCode) {}
+
+    private static Answer render(LookedUpRows found) throws IOException {
+        ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+        long count;
+        try (JsonGenerator json = Json.MAPPER.createGenerator(out)) {
+            JsonValueSink sink = new JsonValueSink(json);
+            LookedUpRows.Columns columns = found.columns();
+            List<Field> fields = columns.schema().getFields();
+            count = SqlResource.writeJson(json, columns.schema(), () -> {
+                for (InternalRow row : found.rows()) {
+                    json.writeStartObject();
+                    for (int i = 0; i < fields.size(); i++) {
+                        json.writeFieldName(fields.get(i).getName());
+                        columns.readers().get(i).read(row, columns.fields().get(i), sink);
+                    }
+                    json.writeEndObject();
+                }
+                return found.rows().size();
+            });
+        }
+        return new Answer(200, out.toByteArray(), count, null);
+    }
+
+    private static Answer failed(Throwable failure, String sql) {
+        Throwable cause = failure instanceof CompletionException && failure.getCause() != null
+                ? failure.getCause() : failure;
+        ApiException error = SqlResource.sqlFailure(cause instanceof Exception e ? e : new RuntimeException(cause), sql);
+        return new Answer(error.status(), Render.errorJson(error), -1, error.code());
+    }
+
+    /** Sends {@code answer} without blocking, then completes the request. */
+    private void send(Request base, Answer answer, long started, AsyncContext async) {
+        AsyncJsonAnswer.send(base, async, answer.status(), answer.json(), () -> metrics.record("POST", Paths.SQL,
+                answer.status(), answer.errorCode(), answer.rows(), "read", System.nanoTime() - started));
+    }
+
+    /** {@code request} with its body, already read, to read again. */
+    private static HttpServletRequest withBody(HttpServletRequest request, byte[] body) {
+        return new HttpServletRequestWrapper(request) {
+            private final ByteArrayInputStream bytes = new ByteArrayInputStream(body);
+
+            @Override
+            public ServletInputStream getInputStream() {
+                return new ServletInputStream() {
+                    @Override
+                    public int read() {
+                        return bytes.read();
+                    }
+
+                    @Override
+                    public int read(byte[] buffer, int offset, int length) {
+                        return bytes.read(buffer, offset, length);
+                    }
+
+                    @Override
+                    public boolean isFinished() {
+                        return bytes.available() == 0;
+                    }
+
+                    @Override
+                    public boolean isReady() {
+                        return true;
+                    }
+
+                    @Override
+                    public void setReadListener(ReadListener listener) {
+                        throw new IllegalStateException("The body was read already; read it blocking");
+                    }
+                };
+            }
+
+            @Override
+            public BufferedReader getReader() {
+                return new BufferedReader(new InputStreamReader(bytes, StandardCharsets.UTF_8));
+            }
+        };
+    }
+}
