@@ -9,10 +9,10 @@ import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The statements of one SQL pool that are key lookups ({@link DirectRead#isKeyLookup}), by SQL
@@ -31,7 +31,7 @@ import java.util.Optional;
  * }</pre>
  */
 public final class KeyLookupStatements {
-    /** Statements kept, least recently used dropped first. */
+    /** Statements kept at most; all are forgotten when one more comes. */
     static final int SIZE = 256;
 
     /**
@@ -79,47 +79,38 @@ public final class KeyLookupStatements {
         };
     }
 
-    private final Map<String, Known> known = new LinkedHashMap<>(16, 0.75f, true) {
-        @Override
-        protected boolean removeEldestEntry(Map.Entry<String, Known> eldest) {
-            return size() > SIZE;
-        }
-    };
+    /*
+     * Read by every repeated point query of the server at once, so without a lock: a concurrent
+     * map, emptied when full rather than kept in use order (a server's point queries are a handful
+     * of statements; one that is dropped is remembered again on its next run).
+     */
+    private final Map<String, Known> known = new ConcurrentHashMap<>();
 
     /** Remembers {@code sql} when its prepared statement's read is a key lookup (and not known yet). */
     void remember(String sql, DirectRead read, PreparedStatement statement) throws SQLException {
         requireNonNull(sql, "sql is null");
-        if (!read.isKeyLookup()) {
+        if (!read.isKeyLookup() || known.containsKey(sql)) {
             return;
-        }
-        synchronized (known) {
-            if (known.containsKey(sql)) {
-                return;
-            }
         }
         ParameterMetaData parameters = statement.getParameterMetaData();
         List<Integer> types = new ArrayList<>(parameters.getParameterCount());
         for (int i = 1; i <= parameters.getParameterCount(); i++) {
             types.add(parameters.getParameterType(i));
         }
-        synchronized (known) {
-            known.put(sql, new Known(read, types));
+        if (known.size() >= SIZE) {
+            known.clear();
         }
+        known.put(sql, new Known(read, types));
     }
 
     /** The key lookup {@code sql} is, unless unknown or planned for a table that changed since. */
     public Optional<Known> get(String sql) {
-        Known statement;
-        synchronized (known) {
-            statement = known.get(sql);
-        }
+        Known statement = known.get(sql);
         if (statement == null) {
             return Optional.empty();
         }
         if (statement.read().stale()) {
-            synchronized (known) {
-                known.remove(sql, statement);
-            }
+            known.remove(sql, statement);
             return Optional.empty();
         }
         return Optional.of(statement);
@@ -127,15 +118,11 @@ public final class KeyLookupStatements {
 
     /** Whether no statement is known (so a caller need not read a request to look for one). */
     public boolean isEmpty() {
-        synchronized (known) {
-            return known.isEmpty();
-        }
+        return known.isEmpty();
     }
 
     /** Forgets every statement (after a table was created, dropped or altered through this process). */
     void clear() {
-        synchronized (known) {
-            known.clear();
-        }
+        known.clear();
     }
 }
