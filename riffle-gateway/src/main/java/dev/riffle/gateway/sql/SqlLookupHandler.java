@@ -77,7 +77,15 @@ public final class SqlLookupHandler extends HandlerWrapper {
             super.handle(target, base, request, response); // the route answers why, as ever
             return;
         }
-        if (context.session().sql().keyLookups().isEmpty()) {
+        boolean look;
+        try {
+            // Nothing to look for yet, or a body the route refuses as too large (its limit may be lower).
+            look = !context.session().sql().keyLookups().isEmpty()
+                    && request.getContentLengthLong() <= context.limits().maxBodyBytes();
+        } catch (RuntimeException e) {
+            look = false;
+        }
+        if (!look) {
             context.close();
             super.handle(target, base, request, response);
             return;
