@@ -91,7 +91,7 @@ public final class Render {
             json.writeStartObject();
             json.writeArrayFieldStart("rows");
             for (InternalRow row : rows) {
-                writeRow(json, row, rowType, readers, sink);
+                writeRow(json, row, rowType.getFieldNames(), pos -> pos, readers, sink);
             }
             json.writeEndArray();
             extra.write(json);
@@ -101,15 +101,21 @@ public final class Render {
 
     /** One Fluss row as a JSON object keyed by column name, as a scan renders the same row. */
     public static void writeRow(JsonGenerator json, InternalRow row, RowType rowType) throws IOException {
-        writeRow(json, row, rowType, FlussValueReader.ofFields(rowType), new JsonValueSink(json));
+        writeRow(json, row, rowType.getFieldNames(), pos -> pos, FlussValueReader.ofFields(rowType),
+                new JsonValueSink(json));
     }
 
-    private static void writeRow(JsonGenerator json, InternalRow row, RowType rowType, List<FlussValueReader> readers,
-            JsonValueSink sink) throws IOException {
+    /**
+     * Some fields of one Fluss row as a JSON object: column {@code i} is named {@code names[i]}, is
+     * field {@code position(i)} of the row, and is read by {@code readers[i]}.
+     */
+    public static void writeRow(JsonGenerator json, InternalRow row, List<String> names,
+            java.util.function.IntUnaryOperator position, List<FlussValueReader> readers, JsonValueSink sink)
+            throws IOException {
         json.writeStartObject();
-        for (int pos = 0; pos < readers.size(); pos++) {
-            json.writeFieldName(rowType.getFieldNames().get(pos));
-            readers.get(pos).read(row, pos, sink);
+        for (int i = 0; i < readers.size(); i++) {
+            json.writeFieldName(names.get(i));
+            readers.get(i).read(row, position.applyAsInt(i), sink);
         }
         json.writeEndObject();
     }

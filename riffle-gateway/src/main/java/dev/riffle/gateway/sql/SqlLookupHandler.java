@@ -151,15 +151,10 @@ public final class SqlLookupHandler extends HandlerWrapper {
         try (JsonGenerator json = Json.MAPPER.createGenerator(out)) {
             JsonValueSink sink = new JsonValueSink(json);
             LookedUpRows.Columns columns = found.columns();
-            List<Field> fields = columns.schema().getFields();
+            List<String> names = columns.schema().getFields().stream().map(Field::getName).toList();
             count = SqlResource.writeJson(json, columns.schema(), () -> {
                 for (InternalRow row : found.rows()) {
-                    json.writeStartObject();
-                    for (int i = 0; i < fields.size(); i++) {
-                        json.writeFieldName(fields.get(i).getName());
-                        columns.readers().get(i).read(row, columns.fields().get(i), sink);
-                    }
-                    json.writeEndObject();
+                    Render.writeRow(json, row, names, columns.fields()::get, columns.readers(), sink);
                 }
                 return found.rows().size();
             });

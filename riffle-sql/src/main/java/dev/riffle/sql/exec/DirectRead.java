@@ -32,7 +32,6 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexProgram;
-import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.types.RowType;
 
 /**
@@ -202,9 +201,7 @@ public final class DirectRead {
      * altered, as its session's metadata (at most a second old) says: then it must be planned anew.
      */
     public boolean stale() {
-        Optional<TableInfo> now = session.recentTableInfo(plan.table().getTablePath());
-        return now.isEmpty() || now.get().getTableId() != plan.table().getTableId()
-                || now.get().getSchemaId() != plan.table().getSchemaId();
+        return PreparedTables.changed(plan.table(), session);
     }
 
     /**

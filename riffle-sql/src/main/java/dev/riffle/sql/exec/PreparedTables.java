@@ -84,12 +84,20 @@ public final class PreparedTables {
             return false;
         }
         for (TableInfo planned : (List<TableInfo>) list) {
-            Optional<TableInfo> now = session.recentTableInfo(planned.getTablePath());
-            if (now.isEmpty() || now.get().getTableId() != planned.getTableId()
-                    || now.get().getSchemaId() != planned.getSchemaId()) {
+            if (changed(planned, session)) {
                 return true;
             }
         }
         return false;
+    }
+
+    /**
+     * Whether the table a plan was made for has since been dropped, created again or altered, as
+     * {@code session}'s metadata (at most a second old) says.
+     */
+    static boolean changed(TableInfo planned, FlussSession session) {
+        Optional<TableInfo> now = session.recentTableInfo(planned.getTablePath());
+        return now.isEmpty() || now.get().getTableId() != planned.getTableId()
+                || now.get().getSchemaId() != planned.getSchemaId();
     }
 }
