@@ -8,6 +8,7 @@ import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.core.types.ArrowWriteLayout;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
+import dev.riffle.core.write.Acknowledgements;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.sql.exec.InsertValues;
 import java.util.ArrayList;
@@ -16,7 +17,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.flight.CallStatus;
 import org.apache.arrow.flight.FlightStream;
 import org.apache.arrow.flight.sql.impl.FlightSql.CommandStatementIngest.TableDefinitionOptions.TableExistsOption;
@@ -149,7 +149,7 @@ final class BulkIngest {
                     ? ArrowDictionaries.decode(stream.getRoot(), stream.getDictionaryProvider(), request.allocator())
                     : null) {
                 VectorSchemaRoot batch = encoded ? decoded : stream.getRoot();
-                List<CompletableFuture<?>> acks = new ArrayList<>(batch.getRowCount());
+                Acknowledgements acks = new Acknowledgements();
                 if (layout.isPresent()) {
                     checkRequired(table, batch, layout.get(), written);
                     AppendWriter writer = fluss.newAppend().createWriter();
@@ -171,9 +171,9 @@ final class BulkIngest {
                         }
                     }
                 }
-                request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                        "Writing " + acks.size() + " rows to " + path + " (" + written + " written before)");
-                written += acks.size();
+                request.await(acks.all(),
+                        "Writing " + acks.count() + " rows to " + path + " (" + written + " written before)");
+                written += acks.count();
             }
         }
         return written;

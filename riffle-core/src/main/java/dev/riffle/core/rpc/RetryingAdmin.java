@@ -16,6 +16,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.exception.LeaderNotAvailableException;
 import org.apache.fluss.metadata.PartitionSpec;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TablePath;
@@ -129,7 +130,8 @@ public final class RetryingAdmin {
      * A table this call created whose buckets got no leader: the coordinator missed its creation
      * (apache/fluss#1018 in Fluss 0.9.1) and never will elect them, and nothing can have been
      * written to it. Dropped and created again, once, through {@code plain} (the admin without
-     * this wrapper, so a second loss is only reported); the new table is waited for like the first.
+     * this wrapper); the new table is waited for like the first. A second loss fails the call: the
+     * table exists, but no write to it could ever complete, so answering success would hide that.
      */
     private static CompletableFuture<Boolean> createdAgain(FlussConnection connection, Admin admin, TablePath path,
             TableDescriptor descriptor) {
@@ -137,7 +139,20 @@ public final class RetryingAdmin {
                 + " apache/fluss#1018); dropping it and creating it again", path, READY_TIMEOUT);
         return admin.dropTable(path, true)
                 .thenCompose(dropped -> admin.createTable(path, descriptor, false))
-                .thenCompose(created -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES));
+                .thenCompose(created -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES))
+                .thenApply(ready -> {
+                    if (!ready) {
+                        throw new LeaderNotAvailableException(lostTwice(path));
+                    }
+                    return true;
+                });
+    }
+
+    /** What a caller is told when a table's buckets got no leader after it was created twice. */
+    private static String lostTwice(TablePath path) {
+        return "Table " + path + " was created, but Fluss's coordinator elected no leaders for its buckets within "
+                + READY_TIMEOUT.toSeconds() + " s, twice (it was dropped and created again once; apache/fluss#1018):"
+                + " writes to it cannot complete. Restart the coordinator, or drop the table and create it again";
     }
 
     /** Whether a call only reads, returns a future, and so may be sent again. */

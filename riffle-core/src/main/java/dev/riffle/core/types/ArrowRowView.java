@@ -3,6 +3,7 @@ package dev.riffle.core.types;
 import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
+import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
@@ -24,6 +25,7 @@ import org.apache.arrow.vector.VarBinaryVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.fluss.memory.MemorySegment;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.InternalArray;
@@ -51,13 +53,21 @@ import org.apache.fluss.row.TimestampNtz;
  */
 public final class ArrowRowView implements InternalRow {
     private final FieldVector[] vectors;
+    /** For each VARCHAR field, its vector's data as Fluss memory, which strings view; else null. */
+    private final MemorySegment[][] stringData;
     private int row;
 
     public ArrowRowView(VectorSchemaRoot batch, int[] positions) {
         requireNonNull(batch, "batch is null");
         this.vectors = new FieldVector[positions.length];
+        this.stringData = new MemorySegment[positions.length][];
         for (int field = 0; field < positions.length; field++) {
             vectors[field] = positions[field] < 0 ? null : batch.getVector(positions[field]);
+            if (vectors[field] instanceof VarCharVector strings) {
+                ArrowBuf data = strings.getDataBuffer();
+                stringData[field] = new MemorySegment[] {
+                    MemorySegment.wrapOffHeapMemory(data.nioBuffer(0, (int) data.capacity()))};
+            }
         }
     }
 
@@ -145,9 +155,19 @@ public final class ArrowRowView implements InternalRow {
         return getString(pos);
     }
 
+    /**
+     * The string views the batch's memory, not a copy: it is valid while the batch is. Fluss's
+     * writer copies it into its own batch as the row is appended, and predicates only compare it;
+     * whoever keeps one longer must copy it ({@link BinaryString#copy()}).
+     */
     @Override
     public BinaryString getString(int pos) {
-        return BinaryString.fromBytes(((VarCharVector) vector(pos)).get(row));
+        VarCharVector vector = (VarCharVector) vector(pos);
+        if (vector.isNull(row)) {
+            throw new IllegalStateException("Field " + pos + " is null at row " + row + "; ask isNullAt first");
+        }
+        int start = vector.getStartOffset(row);
+        return BinaryString.fromAddress(stringData[pos], start, vector.getEndOffset(row) - start);
     }
 
     @Override

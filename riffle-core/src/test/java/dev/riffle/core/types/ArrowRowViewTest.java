@@ -68,6 +68,35 @@ class ArrowRowViewTest {
         }
     }
 
+    @Test
+    void stringsViewTheBatchAndACopyOutlivesIt() {
+        RowType strings = DataTypes.ROW(DataTypes.FIELD("id", DataTypes.INT()), DataTypes.FIELD("s", DataTypes.STRING()));
+        List<String> values = List.of("", "a", "Grüße, 世界 👋", "x".repeat(10_000), "tail");
+        List<BinaryString> copies = new ArrayList<>();
+        try (BufferAllocator allocator = new RootAllocator()) {
+            RowArrowWriter writer = RowArrowWriter.create(strings, allocator);
+            for (int i = 0; i < values.size(); i++) {
+                writer.write(GenericRow.of(i, BinaryString.fromString(values.get(i))));
+            }
+            writer.write(GenericRow.of(values.size(), null));
+            try (VectorSchemaRoot batch = writer.finish()) {
+                ArrowRowView view = new ArrowRowView(batch, new int[] {0, 1});
+                for (int i = 0; i < values.size(); i++) {
+                    BinaryString viewed = view.at(i).getString(1);
+                    assertThat(viewed.toString()).isEqualTo(values.get(i));
+                    assertThat(viewed).isEqualTo(BinaryString.fromString(values.get(i)));
+                    assertThat(viewed.getSizeInBytes()).isEqualTo(values.get(i).getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+                    copies.add(viewed.copy());
+                }
+                assertThat(view.at(values.size()).isNullAt(1)).isTrue();
+            } finally {
+                writer.close();
+            }
+            assertThat(allocator.getAllocatedMemory()).isZero();
+        }
+        assertThat(copies).extracting(BinaryString::toString).containsExactlyElementsOf(values);
+    }
+
     private static GenericRow randomRow(Random random) {
         GenericRow row = new GenericRow(ROW.getFieldCount());
         row.setField(0, random.nextBoolean());

@@ -5,6 +5,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowRowView;
+import dev.riffle.core.write.Acknowledgements;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
@@ -31,7 +32,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
@@ -365,7 +365,7 @@ public final class WriteResource {
         if (body.count() == 0) {
             return;
         }
-        List<CompletableFuture<?>> acks = new ArrayList<>(body.count());
+        Acknowledgements acks = new Acknowledgements();
         AppendWriter writer = request.session().handles().table(table).newAppend().createWriter();
         for (VectorSchemaRoot batch : body.batches()) {
             ArrowRowView row = new ArrowRowView(batch, body.positions().get());
@@ -373,8 +373,7 @@ public final class WriteResource {
                 acks.add(writer.append(row.at(i)));
             }
         }
-        request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                "Writing " + body.count() + " rows of " + table.getTablePath());
+        request.await(acks.all(), "Writing " + body.count() + " rows of " + table.getTablePath());
     }
 
     private static void write(RequestContext request, TableInfo table, List<GenericRow> rows,
@@ -382,7 +381,7 @@ public final class WriteResource {
         if (rows.isEmpty()) {
             return;
         }
-        List<CompletableFuture<?>> acks = new ArrayList<>(rows.size());
+        Acknowledgements acks = new Acknowledgements();
         // No flush: it would wait for every batch in flight, other requests' too. The gateway's
         // connection sends a batch within client.writer.batch-timeout (5 ms unless set), and rows of
         // concurrent requests share batches meanwhile; a request waits for its own rows only.
@@ -403,7 +402,6 @@ public final class WriteResource {
                 acks.add(writer.append(row));
             }
         }
-        request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
+        request.await(acks.all(), (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
     }
 }

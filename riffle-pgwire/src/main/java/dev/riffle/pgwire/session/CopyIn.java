@@ -2,6 +2,7 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.write.Acknowledgements;
 import dev.riffle.pgwire.copy.CopyFormatException;
 import dev.riffle.pgwire.copy.CopyLineReader;
 import dev.riffle.pgwire.copy.CopyOptions;
@@ -14,7 +15,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.concurrent.CompletableFuture;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.UpsertWriter;
@@ -123,7 +123,7 @@ final class CopyIn implements AutoCloseable {
         if (rows.isEmpty()) {
             return;
         }
-        List<CompletableFuture<?>> acks = new ArrayList<>(rows.size());
+        Acknowledgements acks = new Acknowledgements();
         // As the gateway writes: no flush (it would wait for other requests' batches too); the
         // connection sends within its batch timeout and the copy waits for its own rows only.
         Table fluss = request.session().handles().table(table);
@@ -138,8 +138,7 @@ final class CopyIn implements AutoCloseable {
                 acks.add(writer.append(row));
             }
         }
-        request.await(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)),
-                "Writing " + rows.size() + " COPY rows to " + table.getTablePath());
+        request.await(acks.all(), "Writing " + rows.size() + " COPY rows to " + table.getTablePath());
     }
 
     @Override

@@ -3,6 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.write.Acknowledgements;
 import dev.riffle.sql.planner.ExactColumns;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.ArrayList;
@@ -158,17 +159,16 @@ public final class TableWriteExecutor {
     }
 
     private CompletableFuture<Void> send(TableWriter writer, List<GenericRow> rows) {
-        CompletableFuture<?>[] futures = new CompletableFuture<?>[rows.size()];
-        for (int i = 0; i < futures.length; i++) {
-            GenericRow row = rows.get(i);
-            futures[i] = switch (operation) {
+        Acknowledgements acks = new Acknowledgements();
+        for (GenericRow row : rows) {
+            acks.add(switch (operation) {
                 case DELETE -> ((UpsertWriter) writer).delete(row);
                 case INSERT, UPDATE -> writer instanceof UpsertWriter upsert ? upsert.upsert(row)
                         : ((AppendWriter) writer).append(row);
                 default -> throw new IllegalStateException("Unexpected operation " + operation);
-            };
+            });
         }
-        return CompletableFuture.allOf(futures);
+        return acks.all();
     }
 
     private void await(CompletableFuture<Void> ack) {
