@@ -68,12 +68,15 @@ import org.apache.fluss.types.DataTypes;
  * one blocking keep-alive connection per client thread, as wrk would drive the gateway) or
  * {@code jdk} ({@code java.net.http.HttpClient}, whose own CPU per small request is several times
  * the gateway's and, on a two-core machine shared by client, gateway and cluster, is charged to
- * the HTTP side).
+ * the HTTP side). The system property {@code bench.lookupClients} (default 32) sets how many callers
+ * each side of the lookup comparison has: with one caller both sides wait out the same lookup
+ * batches, so the ratio shows what concurrency costs the gateway.
  */
 public final class HttpBenchmark {
     private static final int BUCKETS = 4;
     private static final int KEYS = 100_000;
-    private static final int CLIENTS = 32;
+    /** Concurrent callers on each side of the lookup comparison; {@code -Dbench.lookupClients=N} sweeps it. */
+    private static final int CLIENTS = Integer.getInteger("bench.lookupClients", 32);
     /** Measured rounds per side of the lookup comparison (odd, for a median). */
     private static final int ROUNDS = 5;
     private static final int MIN_WARMUP_ROUNDS = 5;
