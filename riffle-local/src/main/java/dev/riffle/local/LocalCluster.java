@@ -82,22 +82,35 @@ public final class LocalCluster implements AutoCloseable {
     private final FileLock lock;
     private final EmbeddedZooKeeper zooKeeper;
     private final CoordinatorServer coordinator;
+    private final MissedTableRecovery missedTables;
     private final String bootstrapServers;
     private final SortedMap<Integer, TabletServer> tabletServers = new TreeMap<>();
     private boolean closed;
 
     private LocalCluster(Settings settings, FileChannel lockChannel, FileLock lock,
-            EmbeddedZooKeeper zooKeeper, CoordinatorServer coordinator, String bootstrapServers) {
+            EmbeddedZooKeeper zooKeeper, CoordinatorServer coordinator, MissedTableRecovery missedTables,
+            String bootstrapServers) {
         this.settings = settings;
         this.lockChannel = lockChannel;
         this.lock = lock;
         this.zooKeeper = zooKeeper;
         this.coordinator = coordinator;
+        this.missedTables = missedTables;
         this.bootstrapServers = bootstrapServers;
     }
 
     public static Builder builder() {
         return new Builder();
+    }
+
+    /** The coordinator, for tests that break it the way Fluss 0.9.1 breaks (see {@link MissedTableRecovery}). */
+    CoordinatorServer coordinator() {
+        return coordinator;
+    }
+
+    /** How many creation events the coordinator was handed for tables and partitions it missed. */
+    long missedTablesRecovered() {
+        return missedTables.recovered();
     }
 
     /** The address Fluss clients bootstrap from: the coordinator, {@code 127.0.0.1:PORT}. */
@@ -238,6 +251,7 @@ public final class LocalCluster implements AutoCloseable {
         tabletServers.values().forEach(server -> stops.add(server.closeAsync()));
         tabletServers.clear();
         awaitClosed(stops, "tablet servers");
+        missedTables.close();
         awaitClosed(List.of(coordinator.closeAsync()), "coordinator");
         zooKeeper.close();
         releaseLock(lockChannel, lock);
@@ -621,6 +635,7 @@ public final class LocalCluster implements AutoCloseable {
             long started = System.nanoTime();
             EmbeddedZooKeeper zooKeeper = null;
             CoordinatorServer coordinator = null;
+            MissedTableRecovery missedTables = null;
             SortedMap<Integer, TabletServer> servers = new TreeMap<>();
             try {
                 zooKeeper = EmbeddedZooKeeper.start(settings.dataDir().resolve("zookeeper"));
@@ -636,6 +651,7 @@ public final class LocalCluster implements AutoCloseable {
                     }
                     throw new LocalClusterException("The coordinator failed to start: " + rootMessage(e), e);
                 }
+                missedTables = MissedTableRecovery.start(coordinator, conf);
                 String clientListener = settings.saslUsers().isEmpty() ? LISTENER : CLIENT_LISTENER;
                 int port = coordinator.getRpcServer().getBindEndpoints().stream()
                         .filter(endpoint -> endpoint.getListenerName().equals(clientListener))
@@ -646,7 +662,8 @@ public final class LocalCluster implements AutoCloseable {
                 }
                 awaitTabletServers(clientConfig(settings, bootstrap), settings.tabletServers(), settings.readyTimeout());
                 awaitTablesTaken(clientConfig(settings, bootstrap), settings.readyTimeout());
-                LocalCluster cluster = new LocalCluster(settings, lockChannel, lock, zooKeeper, coordinator, bootstrap);
+                LocalCluster cluster = new LocalCluster(settings, lockChannel, lock, zooKeeper, coordinator, missedTables,
+                        bootstrap);
                 cluster.tabletServers.putAll(servers);
                 LOG.info("Local Fluss cluster ready at {} with {} tablet server(s) in {} ms (data: {})", bootstrap,
                         settings.tabletServers(), TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - started),
@@ -656,6 +673,9 @@ public final class LocalCluster implements AutoCloseable {
                 List<CompletableFuture<Void>> stops = new ArrayList<>();
                 servers.values().forEach(server -> stops.add(server.closeAsync()));
                 awaitClosed(stops, "tablet servers");
+                if (missedTables != null) {
+                    missedTables.close();
+                }
                 if (coordinator != null) {
                     awaitClosed(List.of(coordinator.closeAsync()), "coordinator");
                 }
