@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
@@ -14,6 +13,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.stream.Collectors;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.SchemaInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -147,14 +147,14 @@ final class MissedTableRecovery implements AutoCloseable {
                 }
             }
         }
-        partitionIds.keySet().retainAll(tables.values().stream().map(r -> r.tableId).toList());
-
         Set<Long> tableIds = new HashSet<>();
         tables.values().forEach(registration -> tableIds.add(registration.tableId));
+        partitionIds.keySet().retainAll(tableIds);
+
         Set<Long> partitionIdSet = partitions.keySet();
         Unknown unknown = access(context -> new Unknown(
-                tableIds.stream().filter(id -> !context.containsTableId(id)).toList(),
-                partitionIdSet.stream().filter(id -> !context.containsPartitionId(id)).toList()));
+                tableIds.stream().filter(id -> !context.containsTableId(id)).collect(Collectors.toSet()),
+                partitionIdSet.stream().filter(id -> !context.containsPartitionId(id)).collect(Collectors.toSet())));
 
         long now = System.nanoTime();
         Set<String> stillUnknown = new HashSet<>();
@@ -245,5 +245,5 @@ final class MissedTableRecovery implements AutoCloseable {
     private record PartitionOf(TablePath table, long tableId, String name) {}
 
     /** What the coordinator lacks: the ids of tables and partitions it does not know. */
-    private record Unknown(List<Long> tables, List<Long> partitions) {}
+    private record Unknown(Set<Long> tables, Set<Long> partitions) {}
 }

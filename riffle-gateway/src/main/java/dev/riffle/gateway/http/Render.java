@@ -13,6 +13,7 @@ import dev.riffle.core.values.JsonValueSink;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.function.IntUnaryOperator;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamWriter;
@@ -110,7 +111,7 @@ public final class Render {
      * field {@code position(i)} of the row, and is read by {@code readers[i]}.
      */
     public static void writeRow(JsonGenerator json, InternalRow row, List<String> names,
-            java.util.function.IntUnaryOperator position, List<FlussValueReader> readers, JsonValueSink sink)
+            IntUnaryOperator position, List<FlussValueReader> readers, JsonValueSink sink)
             throws IOException {
         json.writeStartObject();
         for (int i = 0; i < readers.size(); i++) {

@@ -402,6 +402,7 @@ public final class WriteResource {
                 acks.add(writer.append(row));
             }
         }
-        request.await(acks.all(), (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
+        request.await(acks.all(),
+                (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
     }
 }
