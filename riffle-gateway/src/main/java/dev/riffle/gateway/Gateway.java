@@ -8,6 +8,7 @@ import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.JettyErrors;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.Render;
@@ -31,6 +32,7 @@ import java.util.Optional;
 import java.util.Set;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
+import org.eclipse.jetty.server.ServerConnector;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -229,6 +231,13 @@ public final class Gateway implements AutoCloseable {
                     config.showJavalinBanner = false;
                     config.jetty.threadPool = threads;
                     config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
+                    config.jetty.addConnector((server, http) -> {
+                        ServerConnector connector = new ServerConnector(server,
+                                new InlineAnswerConnectionFactory(http, Routes.answeredInline(sessions)));
+                        connector.setHost(host());
+                        connector.setPort(port());
+                        return connector;
+                    });
                     config.jetty.modifyServletContextHandler(context -> Routes.aheadOfJavalin(lookups, sessions,
                             metrics, console, auth()).forEach(context::insertHandler));
                     config.http.maxRequestSize = limits.maxBodyBytes();

@@ -4,6 +4,7 @@ import dev.riffle.gateway.console.ConsoleFiles;
 import dev.riffle.gateway.console.ConsoleHandler;
 import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.meta.DatabaseResource;
 import dev.riffle.gateway.meta.PartitionResource;
@@ -19,9 +20,11 @@ import dev.riffle.gateway.sql.SqlResource;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
 import io.javalin.Javalin;
+import jakarta.servlet.http.HttpServletRequest;
 import org.apache.fluss.client.FlussConnection;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Predicate;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
 
 /** The gateway's route table: every route, in one place. (/openapi.json comes from the OpenAPI plugin.) */
@@ -47,6 +50,19 @@ final class Routes {
             handlers.add(new ConsoleHandler(ConsoleFiles.fromClasspath(), console, auth, metrics));
         }
         return handlers;
+    }
+
+    /**
+     * The requests answered without blocking, which Jetty may take on its selector thread
+     * ({@link InlineAnswerConnectionFactory}): the plain point lookups of {@link RowLookupHandler}
+     * and the SQL requests {@link SqlLookupHandler} takes (handing over those it does not answer);
+     * none when the gateway authenticates.
+     */
+    static Predicate<HttpServletRequest> answeredInline(Sessions sessions) {
+        if (sessions.authenticates()) {
+            return request -> false;
+        }
+        return request -> RowLookupHandler.answersInline(sessions, request) || SqlLookupHandler.answersInline(request);
     }
 
     /**

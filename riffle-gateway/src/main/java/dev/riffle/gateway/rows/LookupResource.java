@@ -82,6 +82,15 @@ public final class LookupResource {
     record PendingRow(TableInfo table, CompletableFuture<InternalRow> found) {}
 
     /**
+     * Whether {@link #lookUp} would send a lookup in {@code path} without waiting for anything
+     * first: the table's metadata is recent and its handle open, and it is not partitioned (a
+     * partition's metadata may be fetched on the calling thread). A selector thread checks this.
+     */
+    static boolean looksUpWithoutWaiting(RequestContext request, TablePath path) {
+        return request.session().handles().recentInfo(path).filter(info -> !info.isPartitioned()).isPresent();
+    }
+
+    /**
      * Starts the lookup of the row whose first primary-key column is {@code first} and whose other
      * key columns (and partition keys) are {@code others}, all as text. Bad keys fail here; the
      * lookup itself completes without holding the calling thread, so that a server thread is not

@@ -7,6 +7,7 @@ import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.AsyncJsonAnswer;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.server.session.RequestContext;
@@ -58,18 +59,26 @@ public final class RowLookupHandler extends HandlerWrapper {
             super.handle(target, base, request, response);
             return;
         }
-        base.setHandled(true);
         long started = System.nanoTime();
-        AsyncContext async = request.startAsync();
-        async.setTimeout(0); // the lookup has the request timeout of its own (Backend.within)
-        LookupResource.PendingRow pending;
         RequestContext context;
         try {
             context = sessions.open(Optional.empty(), ROUTE);
         } catch (RuntimeException e) {
-            answer(base, failure(e), started, async);
+            base.setHandled(true);
+            answer(base, failure(e), started, request.startAsync());
             return;
         }
+        if (InlineAnswerConnectionFactory.onSelector()
+                && !LookupResource.looksUpWithoutWaiting(context, address.get().table())) {
+            // Its metadata is to be fetched first: a pool thread does that, and answers it there.
+            context.close();
+            InlineAnswerConnectionFactory.handOver(base);
+            return;
+        }
+        base.setHandled(true);
+        AsyncContext async = request.startAsync();
+        async.setTimeout(0); // the lookup has the request timeout of its own (RequestContext.within)
+        LookupResource.PendingRow pending;
         try {
             pending = lookups.lookUp(context, address.get().table(), address.get().key(), Map.of());
         } catch (RuntimeException e) {
@@ -107,6 +116,15 @@ public final class RowLookupHandler extends HandlerWrapper {
         AsyncJsonAnswer.send(base, async, answer.status(), answer.json(), () -> metrics.record("GET", ROUTE,
                 answer.status(), answer.errorCode(), answer.errorCode() == null ? 1 : -1, "read",
                 System.nanoTime() - started));
+    }
+
+    /**
+     * Whether this handler answers {@code request} without blocking, whatever the lookup's outcome
+     * (so Jetty may run it on its selector thread: {@code InlineAnswerConnectionFactory}): a plain
+     * lookup, when the gateway does not authenticate.
+     */
+    public static boolean answersInline(Sessions sessions, HttpServletRequest request) {
+        return !sessions.authenticates() && plainLookup(request).isPresent();
     }
 
     /**

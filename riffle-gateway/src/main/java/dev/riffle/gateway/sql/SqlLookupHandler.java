@@ -8,6 +8,7 @@ import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.AsyncJsonAnswer;
 import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.http.Render;
@@ -54,6 +55,15 @@ public final class SqlLookupHandler extends HandlerWrapper {
     /** Point queries are short; a longer body is left to the route, which streams it. */
     static final int MAX_BODY_BYTES = 16 * 1024;
 
+    /** The request attribute of a request handed over from a selector thread ({@link HandedOver}). */
+    private static final String HANDED_OVER = SqlLookupHandler.class.getName() + ".handedOver";
+
+    /**
+     * What a selector thread handed over: the body it read, if it read it, and whether the request
+     * goes to the route at once (or is tried here again, on the pool thread).
+     */
+    private record HandedOver(Optional<byte[]> body, boolean toRoute) {}
+
     private final Sessions sessions;
     private final GatewayMetrics metrics;
 
@@ -65,7 +75,16 @@ public final class SqlLookupHandler extends HandlerWrapper {
     @Override
     public void handle(String target, Request base, HttpServletRequest request, HttpServletResponse response)
             throws IOException, ServletException {
-        if (!candidate(request)) {
+        // A request a selector thread handed over (InlineAnswerConnectionFactory), now on a pool thread.
+        Optional<HandedOver> handedOver = request.getAttribute(HANDED_OVER) instanceof HandedOver over
+                ? Optional.of(over) : Optional.empty();
+        request.removeAttribute(HANDED_OVER);
+        if (handedOver.isPresent() && handedOver.get().toRoute()) {
+            passOn(target, base, request, response, handedOver.get().body());
+            return;
+        }
+        Optional<byte[]> read = handedOver.flatMap(HandedOver::body);
+        if (read.isEmpty() && !candidate(request)) {
             super.handle(target, base, request, response);
             return;
         }
@@ -74,7 +93,7 @@ public final class SqlLookupHandler extends HandlerWrapper {
         try {
             context = sessions.open(Optional.empty(), Paths.SQL);
         } catch (RuntimeException e) {
-            super.handle(target, base, request, response); // the route answers why, as ever
+            passOn(target, base, request, response, read); // the route answers why, as ever
             return;
         }
         boolean look;
@@ -82,28 +101,46 @@ public final class SqlLookupHandler extends HandlerWrapper {
             // Nothing to look for yet, or a body the route refuses as too large (its limit may be lower).
             look = !context.session().sql().keyLookups().isEmpty()
                     && request.getContentLengthLong() <= context.limits().maxBodyBytes();
+            // On a selector thread the body must have arrived whole: a read must not wait there.
+            look = look && (read.isPresent() || !InlineAnswerConnectionFactory.onSelector()
+                    || request.getInputStream().available() >= request.getContentLengthLong());
         } catch (RuntimeException e) {
             look = false;
         }
         if (!look) {
             context.close();
-            super.handle(target, base, request, response);
+            passOn(target, base, request, response, read);
             return;
         }
-        byte[] body = request.getInputStream().readNBytes((int) request.getContentLengthLong());
-        Optional<CompletableFuture<LookedUpRows>> answer;
+        byte[] body = read.isPresent() ? read.get()
+                : request.getInputStream().readNBytes((int) request.getContentLengthLong());
         SqlResource.SqlRequest sql;
         try {
             sql = SqlResource.SqlRequest.parse(Json.MAPPER.readTree(body));
-            answer = SqlStatements.lookUp(context, sql.sql(), sql.parameters());
         } catch (IOException | RuntimeException e) {
-            // Malformed, or refused by the SQL layer: the route answers it, as it answers any.
+            // Malformed: the route answers it, as it answers any.
+            context.close();
+            passOn(target, base, request, response, Optional.of(body));
+            return;
+        }
+        if (InlineAnswerConnectionFactory.onSelector() && !SqlStatements.looksUpWithoutWaiting(context, sql.sql())) {
+            // Not known as a key lookup, or its table's metadata is to be fetched first: a pool
+            // thread tries it again (and answers it there, or passes it on to the route).
+            context.close();
+            request.setAttribute(HANDED_OVER, new HandedOver(Optional.of(body), false));
+            InlineAnswerConnectionFactory.handOver(base);
+            return;
+        }
+        Optional<CompletableFuture<LookedUpRows>> answer;
+        try {
+            answer = SqlStatements.lookUp(context, sql.sql(), sql.parameters());
+        } catch (RuntimeException e) {
+            // Refused by the SQL layer: the route answers it, as it answers any.
             answer = Optional.empty();
-            sql = null;
         }
         if (answer.isEmpty()) {
             context.close();
-            super.handle(target, base, withBody(request, body), response);
+            passOn(target, base, request, response, Optional.of(body));
             return;
         }
         base.setHandled(true);
@@ -122,6 +159,30 @@ public final class SqlLookupHandler extends HandlerWrapper {
             }
             send(base, rendered, started, async);
         });
+    }
+
+    /**
+     * Whether {@code request} may be taken on a selector thread ({@code InlineAnswerConnectionFactory}):
+     * a {@link #candidate} without {@code Expect: 100-continue} (its body comes only once asked for).
+     * What this handler does not answer itself it then hands to a pool thread ({@link #passOn}).
+     */
+    public static boolean answersInline(HttpServletRequest request) {
+        return candidate(request) && request.getHeader("Expect") == null;
+    }
+
+    /**
+     * Passes {@code request} (with its body, when read already) on to the route: here, or, on a
+     * selector thread, through an asynchronous dispatch to a pool thread, where this handler sees
+     * it again and passes it on at once.
+     */
+    private void passOn(String target, Request base, HttpServletRequest request, HttpServletResponse response,
+            Optional<byte[]> body) throws IOException, ServletException {
+        if (!InlineAnswerConnectionFactory.onSelector()) {
+            super.handle(target, base, body.isPresent() ? withBody(request, body.get()) : request, response);
+            return;
+        }
+        request.setAttribute(HANDED_OVER, new HandedOver(body, true));
+        InlineAnswerConnectionFactory.handOver(base);
     }
 
     /** A JSON POST to exactly {@link Paths#SQL} with a short body of known length, answered as JSON, no auth. */

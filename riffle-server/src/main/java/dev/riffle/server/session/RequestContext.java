@@ -36,17 +36,20 @@ public final class RequestContext implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(RequestContext.class);
 
     private final Sessions.Lease lease;
-    private final BufferAllocator allocator;
+    private final BufferAllocator parent;
+    private final String purpose;
     private final ServerLimits limits;
-    private final Riffle riffle;
+    // Made on first use (guarded by this): most point lookups never allocate, and under many
+    // concurrent lookups making a child allocator per request contends on the parent's lock.
+    private BufferAllocator allocator;
+    private Riffle riffle;
     private boolean closed;
 
-    RequestContext(Sessions.Lease lease, BufferAllocator allocator, ServerLimits limits) {
+    RequestContext(Sessions.Lease lease, BufferAllocator parent, String purpose, ServerLimits limits) {
         this.lease = requireNonNull(lease, "lease is null");
-        this.allocator = requireNonNull(allocator, "allocator is null");
+        this.parent = requireNonNull(parent, "parent is null");
+        this.purpose = requireNonNull(purpose, "purpose is null");
         this.limits = requireNonNull(limits, "limits is null");
-        Riffle session = lease.session().riffle();
-        this.riffle = Riffle.using(session.connection(), allocator).withLake(session.lake());
     }
 
     public Session session() {
@@ -54,11 +57,26 @@ public final class RequestContext implements AutoCloseable {
     }
 
     /** The session's connection and lake side with this request's allocator: what the request reads with. */
-    public Riffle riffle() {
+    public synchronized Riffle riffle() {
+        if (riffle == null) {
+            Riffle session = lease.session().riffle();
+            riffle = Riffle.using(session.connection(), allocator()).withLake(session.lake());
+        }
         return riffle;
     }
 
-    public BufferAllocator allocator() {
+    /**
+     * The request's own Arrow allocator, a child of the server's named after the request's purpose.
+     *
+     * @throws IllegalStateException once the request has ended
+     */
+    public synchronized BufferAllocator allocator() {
+        if (closed) {
+            throw new IllegalStateException("The request " + purpose + " has ended; its memory is freed");
+        }
+        if (allocator == null) {
+            allocator = parent.newChildAllocator(purpose, 0, Long.MAX_VALUE);
+        }
         return allocator;
     }
 
@@ -77,7 +95,7 @@ public final class RequestContext implements AutoCloseable {
      * @throws dev.riffle.core.exception.TableNotFoundException naming the tables that exist
      */
     public TableInfo tableInfo(TablePath path) {
-        return riffle.table(path).info();
+        return riffle().table(path).info();
     }
 
     /**
@@ -122,11 +140,18 @@ public final class RequestContext implements AutoCloseable {
     /** Frees the request's Arrow memory and hands its session back. */
     @Override
     public void close() {
-        if (closed) {
-            return;
+        BufferAllocator allocator;
+        synchronized (this) {
+            if (closed) {
+                return;
+            }
+            closed = true;
+            allocator = this.allocator;
         }
-        closed = true;
         try {
+            if (allocator == null) {
+                return;
+            }
             long leaked = allocator.getAllocatedMemory();
             if (leaked > 0) {
                 LOG.warn("Request allocator {} still holds {} bytes at its end", allocator.getName(), leaked);

@@ -160,7 +160,7 @@ public final class Sessions implements AutoCloseable {
     public RequestContext open(Optional<Credentials> credentials, String purpose) {
         Lease lease = acquire(credentials);
         try {
-            return new RequestContext(lease, allocator.newChildAllocator(purpose, 0, Long.MAX_VALUE), limits);
+            return new RequestContext(lease, allocator, purpose, limits);
         } catch (RuntimeException e) {
             lease.close();
             throw e;

@@ -8,6 +8,7 @@ import dev.riffle.core.rpc.RetryingTables;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
@@ -81,6 +82,19 @@ public final class TableHandles implements AutoCloseable {
         TableInfo info = riffle.table(path).info();
         infos.put(path, new Known(info, now));
         return info;
+    }
+
+    /**
+     * {@code path}'s metadata when {@link #info} and {@link #table} would answer it without asking
+     * the cluster (known within the last second, its handle open); for a caller that must not wait.
+     */
+    public Optional<TableInfo> recentInfo(TablePath path) {
+        Known known = infos.get(path);
+        if (known == null || System.nanoTime() - known.atNanos() >= METADATA_TTL_NANOS
+                || !open.containsKey(Key.of(known.info()))) {
+            return Optional.empty();
+        }
+        return Optional.of(known.info());
     }
 
     /** The open handle of {@code info}'s table; not to be closed by the caller. */

@@ -116,6 +116,15 @@ public final class KeyLookupStatements {
         return Optional.of(statement);
     }
 
+    /**
+     * Whether {@code sql} is a known key lookup that {@link #get} and its lookup answer without
+     * asking the cluster anything first ({@link DirectRead#answersWithoutAsking}).
+     */
+    public boolean answersWithoutAsking(String sql) {
+        Known statement = known.get(sql);
+        return statement != null && statement.read().answersWithoutAsking();
+    }
+
     /** Whether no statement is known (so a caller need not read a request to look for one). */
     public boolean isEmpty() {
         return known.isEmpty();

@@ -135,6 +135,17 @@ public final class SqlStatements {
     }
 
     /**
+     * Whether {@link #lookUp} would send {@code sql}'s lookup without waiting for anything first
+     * (a known key lookup whose table's metadata is recent): what a thread that must not wait, a
+     * server's selector thread, checks before calling it.
+     */
+    public static boolean looksUpWithoutWaiting(RequestContext request, String sql) {
+        requireNonNull(request, "request is null");
+        requireNonNull(sql, "sql is null");
+        return request.session().sql().keyLookups().answersWithoutAsking(sql);
+    }
+
+    /**
      * What {@code sql} answers and takes, without running it (prepared in the request's session,
      * so running it next is planned already). DDL, which Calcite would run while preparing it, is
      * recognized first and answers no rows.

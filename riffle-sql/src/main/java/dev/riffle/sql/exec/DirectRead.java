@@ -205,6 +205,16 @@ public final class DirectRead {
     }
 
     /**
+     * Whether {@link #stale} and {@link #lookUp} would ask the cluster nothing before the lookup is
+     * sent: the table's metadata was checked within the last second and the table is not
+     * partitioned (a partition's metadata may be fetched on the caller's thread). What a caller
+     * that must not wait (a server's selector thread) checks first.
+     */
+    public boolean answersWithoutAsking() {
+        return !plan.table().isPartitioned() && session.knowsRecently(plan.table().getTablePath());
+    }
+
+    /**
      * Where this read, with these parameters, would stop in each bucket, when it is a log or
      * changelog read without a row limit: a read that can be cut into parts by buckets
      * ({@link #open(List, BufferAllocator, Map)}), each part reading its buckets up to these offsets.

@@ -117,6 +117,12 @@ public final class FlussSession implements AutoCloseable {
         return info;
     }
 
+    /** Whether {@link #recentTableInfo} would answer {@code path} without asking the cluster. */
+    public boolean knowsRecently(TablePath path) {
+        Recent known = recent.get(path);
+        return known != null && System.nanoTime() - known.atNanos() < RECENT_NANOS;
+    }
+
     /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */
     public ReadBuilder read(TableInfo table) {
         return read(table, riffle.allocator());

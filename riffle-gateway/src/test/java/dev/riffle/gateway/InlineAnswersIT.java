@@ -1,0 +1,228 @@
+package dev.riffle.gateway;
+
+import static dev.riffle.gateway.MetadataIT.tableUrl;
+import static dev.riffle.gateway.WriteIT.createTable;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static org.assertj.core.api.Assertions.assertThat;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.local.junit.TestNames;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.net.Socket;
+import java.net.URI;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.Locale;
+import java.util.Map;
+import org.apache.fluss.metadata.TablePath;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Point lookups and repeated SQL point queries are taken on Jetty's selector thread
+ * ({@code InlineAnswerConnectionFactory}); everything else on the same keep-alive connection must
+ * still reach its route whole, on a pool thread, including requests the lookup handlers began and
+ * then passed on: a SQL body that arrives in two parts, one sent only after
+ * {@code 100 Continue}, a statement that is not a key lookup, a write between lookups. One raw
+ * connection carries them all, in order, with a read timeout, so a request stuck on the selector
+ * fails the test instead of hanging it.
+ */
+@ExtendWith({LocalClusterExtension.class, GatewayExtension.class})
+class InlineAnswersIT {
+    private Api api;
+
+    @AfterEach
+    void noArrowMemoryHeld() {
+        if (api != null) {
+            api.assertNoArrowMemoryHeld();
+        }
+    }
+
+    @Test
+    void everyKindOfRequestOnOneConnectionIsAnsweredInOrder(Api api, TestNames names) throws IOException {
+        this.api = api;
+        TablePath path = createTable(api, names.table("kv"), "[{\"name\": \"id\", \"type\": \"INT\"},"
+                + " {\"name\": \"v\", \"type\": \"STRING\"}]", ", \"primary_key\": [\"id\"]");
+        assertThat(api.postJson(tableUrl(path) + "/rows", "[{\"id\": 1, \"v\": \"one\"}, {\"id\": 2, \"v\": \"two\"}]")
+                .status()).isEqualTo(200);
+        String table = path.getDatabaseName() + ".\"" + path.getTableName() + "\"";
+        String pointQuery = sqlBody("SELECT v FROM " + table + " WHERE id = ?", "[1]");
+
+        try (RawConnection http = new RawConnection(URI.create(api.url()))) {
+            RawResponse found = http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null);
+            assertThat(found.status()).as(found.text()).isEqualTo(200);
+            assertThat(found.json().get("v").asText()).isEqualTo("one");
+            RawResponse missing = http.send("GET " + tableUrl(path) + "/rows/7", Map.of(), null);
+            assertThat(missing.status()).as(missing.text()).isEqualTo(404);
+
+            // First run: the route plans it; from then on it is a known key lookup.
+            assertThat(http.postJson("/v1/sql", pointQuery).json().get("rows").get(0).get("v").asText())
+                    .isEqualTo("one");
+            RawResponse repeated = http.postJson("/v1/sql", sqlBody("SELECT v FROM " + table + " WHERE id = ?", "[2]"));
+            assertThat(repeated.status()).as(repeated.text()).isEqualTo(200);
+            assertThat(repeated.json().get("rows").get(0).get("v").asText()).isEqualTo("two");
+
+            // Half the body with the headers, the rest a moment later (Jetty dispatches once content
+            // arrives: the handler sees part of it and must not wait for the rest on the selector).
+            byte[] late = sqlBody("SELECT v FROM " + table + " WHERE id = ?", "[2]").getBytes(UTF_8);
+            http.writeHead("POST /v1/sql", Map.of("Content-Type", "application/json",
+                    "Content-Length", String.valueOf(late.length)));
+            http.writeBody(Arrays.copyOfRange(late, 0, late.length / 2));
+            pause();
+            http.writeBody(Arrays.copyOfRange(late, late.length / 2, late.length));
+            RawResponse lateAnswer = http.read();
+            assertThat(lateAnswer.status()).as(lateAnswer.text()).isEqualTo(200);
+            assertThat(lateAnswer.json().get("rows").get(0).get("v").asText()).isEqualTo("two");
+
+            // Expect: 100-continue: the body is sent only once the server asks for it.
+            http.writeHead("POST /v1/sql", Map.of("Content-Type", "application/json",
+                    "Content-Length", String.valueOf(late.length), "Expect", "100-continue"));
+            RawResponse proceed = http.read();
+            assertThat(proceed.status()).isEqualTo(100);
+            http.writeBody(late);
+            RawResponse continued = http.read();
+            assertThat(continued.status()).as(continued.text()).isEqualTo(200);
+            assertThat(continued.json().get("rows").get(0).get("v").asText()).isEqualTo("two");
+
+            // Not a key lookup: read on the selector, then answered by the route with that body.
+            RawResponse counted = http.postJson("/v1/sql", sqlBody("SELECT count(*) AS n FROM " + table, null));
+            assertThat(counted.status()).as(counted.text()).isEqualTo(200);
+            assertThat(counted.json().get("rows").get(0).get("n").asLong()).isEqualTo(2);
+            RawResponse malformed = http.postJson("/v1/sql", "{\"sql\": ");
+            assertThat(malformed.status()).as(malformed.text()).isEqualTo(400);
+
+            // A write between lookups, then the lookup sees it.
+            RawResponse written = http.postJson(tableUrl(path) + "/rows", "[{\"id\": 3, \"v\": \"three\"}]");
+            assertThat(written.status()).as(written.text()).isEqualTo(200);
+            RawResponse third = http.send("GET " + tableUrl(path) + "/rows/3", Map.of(), null);
+            assertThat(third.status()).as(third.text()).isEqualTo(200);
+            assertThat(third.json().get("v").asText()).isEqualTo("three");
+            RawResponse sqlThird = http.postJson("/v1/sql", sqlBody("SELECT v FROM " + table + " WHERE id = ?", "[3]"));
+            assertThat(sqlThird.json().get("rows").get(0).get("v").asText()).isEqualTo("three");
+        }
+    }
+
+    private static String sqlBody(String sql, String parameters) {
+        return "{\"sql\": " + Api.JSON.valueToTree(sql) + (parameters == null ? "" : ", \"parameters\": " + parameters)
+                + "}";
+    }
+
+    /** The stimulus of the test (a body that comes later than its headers), not a wait for a condition. */
+    private static void pause() {
+        try {
+            Thread.sleep(300);
+        } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            throw new AssertionError(e);
+        }
+    }
+
+    record RawResponse(int status, Map<String, String> headers, byte[] body) {
+        String text() {
+            return new String(body, UTF_8);
+        }
+
+        JsonNode json() {
+            try {
+                return Api.JSON.readTree(body);
+            } catch (IOException e) {
+                throw new AssertionError("Not JSON: " + text(), e);
+            }
+        }
+    }
+
+    /** One HTTP/1.1 keep-alive connection, written and read by hand (lengths and chunked bodies). */
+    static final class RawConnection implements AutoCloseable {
+        private final URI base;
+        private final Socket socket;
+        private final OutputStream out;
+        private final InputStream in;
+
+        RawConnection(URI base) throws IOException {
+            this.base = base;
+            this.socket = new Socket(base.getHost(), base.getPort());
+            socket.setSoTimeout(30_000); // a request stuck on the selector fails here
+            this.out = socket.getOutputStream();
+            this.in = socket.getInputStream();
+        }
+
+        RawResponse postJson(String path, String json) throws IOException {
+            return send("POST " + path, Map.of("Content-Type", "application/json"), json.getBytes(UTF_8));
+        }
+
+        RawResponse send(String requestLine, Map<String, String> headers, byte[] body) throws IOException {
+            Map<String, String> all = new LinkedHashMap<>(headers);
+            if (body != null) {
+                all.put("Content-Length", String.valueOf(body.length));
+            }
+            writeHead(requestLine, all);
+            if (body != null) {
+                writeBody(body);
+            }
+            return read();
+        }
+
+        void writeHead(String requestLine, Map<String, String> headers) throws IOException {
+            StringBuilder head = new StringBuilder(requestLine).append(" HTTP/1.1\r\nHost: ").append(base.getHost())
+                    .append(':').append(base.getPort()).append("\r\n");
+            headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
+            out.write(head.append("\r\n").toString().getBytes(UTF_8));
+            out.flush();
+        }
+
+        void writeBody(byte[] body) throws IOException {
+            out.write(body);
+            out.flush();
+        }
+
+        RawResponse read() throws IOException {
+            String statusLine = line();
+            int status = Integer.parseInt(statusLine.split(" ")[1]);
+            Map<String, String> headers = new LinkedHashMap<>();
+            for (String line = line(); !line.isEmpty(); line = line()) {
+                int colon = line.indexOf(':');
+                headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
+            }
+            if (status == 100) {
+                return new RawResponse(status, headers, new byte[0]);
+            }
+            if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
+                ByteArrayOutputStream body = new ByteArrayOutputStream();
+                for (int size = Integer.parseInt(line().split(";")[0].trim(), 16); size > 0;
+                        size = Integer.parseInt(line().split(";")[0].trim(), 16)) {
+                    body.write(in.readNBytes(size));
+                    line();
+                }
+                while (!line().isEmpty()) {
+                    // trailers
+                }
+                return new RawResponse(status, headers, body.toByteArray());
+            }
+            int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
+            return new RawResponse(status, headers, in.readNBytes(length));
+        }
+
+        private String line() throws IOException {
+            ByteArrayOutputStream line = new ByteArrayOutputStream();
+            for (int b = in.read(); b != '\n'; b = in.read()) {
+                if (b < 0) {
+                    throw new IOException("The server closed the connection");
+                }
+                if (b != '\r') {
+                    line.write(b);
+                }
+            }
+            return line.toString(UTF_8);
+        }
+
+        @Override
+        public void close() throws IOException {
+            socket.close();
+        }
+    }
+}
