@@ -233,7 +233,8 @@ public final class Gateway implements AutoCloseable {
                     config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
                     config.jetty.addConnector((server, http) -> {
                         ServerConnector connector = new ServerConnector(server,
-                                new InlineAnswerConnectionFactory(http, Routes.answeredInline(sessions)));
+                                new InlineAnswerConnectionFactory(http, Routes.answeredInline(sessions),
+                                        metrics::selectorRequest));
                         connector.setHost(host());
                         connector.setPort(port());
                         return connector;

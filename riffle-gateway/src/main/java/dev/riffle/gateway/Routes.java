@@ -62,7 +62,7 @@ final class Routes {
         if (sessions.authenticates()) {
             return request -> false;
         }
-        return request -> RowLookupHandler.answersInline(sessions, request) || SqlLookupHandler.answersInline(request);
+        return request -> RowLookupHandler.answersInline(request) || SqlLookupHandler.answersInline(request);
     }
 
     /**

@@ -32,6 +32,8 @@ public final class GatewayMetrics {
     private final Map<Tags, Counter> rows = new ConcurrentHashMap<>();
     private final Map<Tags, Counter> lakeFiles = new ConcurrentHashMap<>();
     private final Counter sqlKeyLookups;
+    private final Counter selectorRequests;
+    private final Counter handedOver;
 
     /** Method, route template, and the status, error code or row direction. */
     private record Tags(String method, String route, String value) {}
@@ -44,6 +46,22 @@ public final class GatewayMetrics {
         sqlKeyLookups = Counter.builder("riffle.gateway.sql.key.lookups")
                 .description("SQL point queries answered without a SQL connection (a statement run before as a key lookup)")
                 .register(registry);
+        selectorRequests = Counter.builder("riffle.gateway.selector.requests")
+                .description("Requests taken on Jetty's selector thread (point lookups answered without a server thread)")
+                .register(registry);
+        handedOver = Counter.builder("riffle.gateway.selector.handovers")
+                .description("Requests begun on the selector thread and handed to a server thread, which would have waited")
+                .register(registry);
+    }
+
+    /** Counts one request taken on Jetty's selector thread ({@link InlineAnswerConnectionFactory}). */
+    public void selectorRequest() {
+        selectorRequests.increment();
+    }
+
+    /** Counts one request a handler began on the selector thread and handed to a pool thread. */
+    public void handedOver() {
+        handedOver.increment();
     }
 
     /** Counts one SQL point query answered without a SQL connection. */

@@ -5,23 +5,21 @@ import static java.util.Objects.requireNonNull;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.http.HttpServletRequest;
 import java.util.function.Predicate;
+import org.eclipse.jetty.http.BadMessageException;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Connector;
 import org.eclipse.jetty.server.HttpChannelOverHttp;
-import org.eclipse.jetty.server.HttpChannelState;
 import org.eclipse.jetty.server.HttpConfiguration;
 import org.eclipse.jetty.server.HttpConnection;
 import org.eclipse.jetty.server.HttpConnectionFactory;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.util.Callback;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * HTTP/1.1 connections whose requests that never block (the gateway's point lookups, which hand
  * their answer to Jetty from the thread that completes the lookup) are taken on the selector thread
  * that saw them arrive; every other request is handed to the server's thread pool before any
- * handler runs, exactly as Jetty hands over all of them.
+ * handler runs, as Jetty hands over all of them.
  *
  * <p>Why: Jetty treats every read as possibly blocking and hands each readable connection from its
  * selector to a pool thread (through a reserved thread, under a lock). With 32 clients each
@@ -31,61 +29,78 @@ import org.slf4j.LoggerFactory;
  * thread of its own.
  *
  * <p>The rule that keeps this safe: only requests {@code inline} accepts run on the selector, and
- * they must not block (no blocking read of a body, no blocking write, no waiting on a future);
- * anything else would stall every connection of that selector, or deadlock one waiting for its own
- * selector. {@code inline} sees the request's line and headers only.
+ * their handlers must not wait (no blocking read of a body, no blocking write, no call to the
+ * cluster); a handler that finds it would wait calls {@link #handOver}. Anything else would stall
+ * every connection of that selector, or deadlock one waiting for its own selector. {@code inline}
+ * sees the request's line and headers only.
  *
  * <pre>{@code
- * ServerConnector connector = new ServerConnector(server,
- *         new InlineAnswerConnectionFactory(httpConfiguration, RowLookupHandler::answersInline));
+ * ServerConnector connector = new ServerConnector(server, new InlineAnswerConnectionFactory(
+ *         httpConfiguration, RowLookupHandler::answersInline, metrics::selectorRequest));
  * }</pre>
  */
 public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
-    private static final Logger LOG = LoggerFactory.getLogger(InlineAnswerConnectionFactory.class);
     /** Set while a selector thread reads a connection of this factory's. */
     private static final ThreadLocal<Boolean> ON_SELECTOR = ThreadLocal.withInitial(() -> false);
+    /**
+     * How long Jetty may wait, on the selector, to write an answer to a malformed request (it
+     * writes that one blocking): a client that does not read holds the selector no longer.
+     */
+    private static final long BAD_MESSAGE_WRITE_MILLIS = 200;
 
     private final Predicate<HttpServletRequest> inline;
+    private final Runnable taken;
 
-    public InlineAnswerConnectionFactory(HttpConfiguration configuration, Predicate<HttpServletRequest> inline) {
+    /**
+     * @param inline the requests whose handlers answer them without waiting
+     * @param taken called for each request taken on the selector (a metric)
+     */
+    public InlineAnswerConnectionFactory(HttpConfiguration configuration, Predicate<HttpServletRequest> inline,
+            Runnable taken) {
         super(configuration);
         this.inline = requireNonNull(inline, "inline is null");
+        this.taken = requireNonNull(taken, "taken is null");
     }
 
-    /** Whether the current thread is a selector reading one of these connections (the handler's check). */
+    /**
+     * Whether the current thread is a selector reading one of these connections: a handler's
+     * check before anything that could wait.
+     *
+     * <pre>{@code
+     * if (InlineAnswerConnectionFactory.onSelector() && metadataIsOld) {
+     *     InlineAnswerConnectionFactory.handOver(base);
+     *     return;
+     * }
+     * }</pre>
+     */
     public static boolean onSelector() {
         return ON_SELECTOR.get();
     }
 
     /**
-     * Hands a request a handler began on the selector thread, but cannot answer without blocking,
-     * to a pool thread: an asynchronous dispatch, sent once the selector has left the request (a
-     * dispatch asked for while it is still handling would run on the selector itself). The
-     * handler sees the request again there, as a {@code DispatcherType.ASYNC} dispatch, and must
-     * recognize it (a request attribute of its own) to pass it on at once.
+     * Hands a request a handler began on the selector thread, but cannot answer without waiting,
+     * to a pool thread: the request goes asynchronous here, and once the selector has left it, it
+     * is dispatched again (a {@code DispatcherType.ASYNC} dispatch, on a pool thread), where the
+     * handler sees it again and must recognize it (a request attribute of its own, set before).
+     * The handler returns at once after this call.
+     *
+     * @throws IllegalStateException when not called on the selector thread, for a request of one
+     *     of these connections
      */
     public static void handOver(Request base) {
+        if (!onSelector() || !(base.getHttpChannel() instanceof InlineAnswerChannel channel)) {
+            throw new IllegalStateException("Only a request taken on the selector thread is handed over");
+        }
         AsyncContext async = base.startAsync();
         async.setTimeout(0);
         base.setHandled(true);
-        HttpChannelState state = base.getHttpChannelState();
-        base.getHttpChannel().getConnector().getExecutor().execute(() -> {
-            while (state.getState() == HttpChannelState.State.HANDLING) {
-                Thread.yield(); // the selector returns from the handler in microseconds
-            }
-            try {
-                async.dispatch();
-            } catch (IllegalStateException e) {
-                // The request ended meanwhile (its client went away): nothing is left to answer.
-                LOG.debug("{} {} was not handed over: {}", base.getMethod(), base.getRequestURI(), e.toString());
-            }
-        });
+        channel.handOver = async;
     }
 
     @Override
     public org.eclipse.jetty.io.Connection newConnection(Connector connector, EndPoint endPoint) {
         InlineAnswerConnection connection = new InlineAnswerConnection(getHttpConfiguration(), connector, endPoint,
-                isRecordHttpComplianceViolations(), inline);
+                isRecordHttpComplianceViolations());
         connection.setUseInputDirectByteBuffers(isUseInputDirectByteBuffers());
         connection.setUseOutputDirectByteBuffers(isUseOutputDirectByteBuffers());
         return configure(connection, connector, endPoint);
@@ -96,11 +111,12 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
         private final Callback readable = new Callback() {
             @Override
             public void succeeded() {
+                boolean was = ON_SELECTOR.get();
                 ON_SELECTOR.set(true);
                 try {
                     onFillable();
                 } finally {
-                    ON_SELECTOR.set(false);
+                    ON_SELECTOR.set(was);
                 }
             }
 
@@ -116,9 +132,8 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
         };
 
         InlineAnswerConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint,
-                boolean recordComplianceViolations, Predicate<HttpServletRequest> inline) {
+                boolean recordComplianceViolations) {
             super(configuration, connector, endPoint, recordComplianceViolations);
-            ((InlineAnswerChannel) getHttpChannel()).inline = inline;
         }
 
         @Override
@@ -134,7 +149,8 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
     }
 
     private static final class InlineAnswerChannel extends HttpChannelOverHttp {
-        private Predicate<HttpServletRequest> inline;
+        /** Set by {@link #handOver} while this channel's request is handled on the selector. */
+        private AsyncContext handOver;
 
         InlineAnswerChannel(HttpConnection connection, Connector connector, HttpConfiguration configuration,
                 EndPoint endPoint, HttpConnection transport) {
@@ -143,13 +159,44 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
 
         @Override
         public boolean handle() {
-            if (ON_SELECTOR.get() && !inline.test(getRequest())) {
+            if (!ON_SELECTOR.get()) {
+                return super.handle();
+            }
+            InlineAnswerConnectionFactory factory = getConnector().getConnectionFactory(InlineAnswerConnectionFactory.class);
+            if (!factory.inline.test(getRequest())) {
                 // As Jetty would have: the request runs on a pool thread; the connection is
                 // suspended until it completes (HttpConnection.onCompleted reads on).
                 execute(this);
                 return false;
             }
-            return super.handle();
+            factory.taken.run();
+            boolean handled = super.handle();
+            AsyncContext pending = handOver;
+            handOver = null;
+            if (pending != null) {
+                // The selector has left the request (it waits now): Jetty runs the dispatch on a
+                // pool thread. Asked for while the selector still handled it, it would run here.
+                pending.dispatch();
+            }
+            return handled;
+        }
+
+        @Override
+        public void onBadMessage(BadMessageException failure) {
+            if (!ON_SELECTOR.get()) {
+                super.onBadMessage(failure);
+                return;
+            }
+            // Jetty writes the 400 blocking; the idle timeout is what fails a write that cannot
+            // proceed, so shorten it meanwhile (the connection closes after this answer anyway).
+            EndPoint endPoint = getEndPoint();
+            long idleTimeout = endPoint.getIdleTimeout();
+            endPoint.setIdleTimeout(BAD_MESSAGE_WRITE_MILLIS);
+            try {
+                super.onBadMessage(failure);
+            } finally {
+                endPoint.setIdleTimeout(idleTimeout);
+            }
         }
     }
 }

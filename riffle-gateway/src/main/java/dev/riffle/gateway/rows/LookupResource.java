@@ -28,6 +28,7 @@ import java.io.UncheckedIOException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -82,12 +83,12 @@ public final class LookupResource {
     record PendingRow(TableInfo table, CompletableFuture<InternalRow> found) {}
 
     /**
-     * Whether {@link #lookUp} would send a lookup in {@code path} without waiting for anything
-     * first: the table's metadata is recent and its handle open, and it is not partitioned (a
-     * partition's metadata may be fetched on the calling thread). A selector thread checks this.
+     * {@code path}'s metadata when a lookup in it can be sent without waiting for anything first
+     * (for a selector thread): known within the last second, its handle open, and the table not
+     * partitioned (a partition's metadata may be fetched on the calling thread).
      */
-    static boolean looksUpWithoutWaiting(RequestContext request, TablePath path) {
-        return request.session().handles().recentInfo(path).filter(info -> !info.isPartitioned()).isPresent();
+    static Optional<TableInfo> recentTable(RequestContext request, TablePath path) {
+        return request.session().handles().recentInfo(path).filter(info -> !info.isPartitioned());
     }
 
     /**
@@ -97,7 +98,11 @@ public final class LookupResource {
      * parked per lookup (and woken again): that cost more than the rest of the request.
      */
     PendingRow lookUp(RequestContext request, TablePath path, String first, Map<String, List<String>> others) {
-        TableInfo table = request.session().handles().info(path);
+        return lookUp(request, request.session().handles().info(path), first, others);
+    }
+
+    /** As {@link #lookUp(RequestContext, TablePath, String, Map)}, in {@code table} as known already. */
+    PendingRow lookUp(RequestContext request, TableInfo table, String first, Map<String, List<String>> others) {
         RowShape shape = RowShape.lookupKey(table);
         ObjectNode key = Json.MAPPER.createObjectNode();
         String firstColumn = table.getPrimaryKeys().get(0);

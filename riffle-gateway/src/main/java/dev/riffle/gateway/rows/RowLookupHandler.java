@@ -19,6 +19,7 @@ import jakarta.servlet.http.HttpServletResponse;
 import java.io.IOException;
 import java.util.Map;
 import java.util.Optional;
+import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
@@ -68,19 +69,24 @@ public final class RowLookupHandler extends HandlerWrapper {
             answer(base, failure(e), started, request.startAsync());
             return;
         }
-        if (InlineAnswerConnectionFactory.onSelector()
-                && !LookupResource.looksUpWithoutWaiting(context, address.get().table())) {
-            // Its metadata is to be fetched first: a pool thread does that, and answers it there.
-            context.close();
-            InlineAnswerConnectionFactory.handOver(base);
-            return;
+        Optional<TableInfo> known = Optional.empty();
+        if (InlineAnswerConnectionFactory.onSelector()) {
+            known = LookupResource.recentTable(context, address.get().table());
+            if (known.isEmpty()) {
+                // Its metadata is to be fetched first: a pool thread does that, and answers it there.
+                context.close();
+                metrics.handedOver();
+                InlineAnswerConnectionFactory.handOver(base);
+                return;
+            }
         }
         base.setHandled(true);
         AsyncContext async = request.startAsync();
         async.setTimeout(0); // the lookup has the request timeout of its own (RequestContext.within)
         LookupResource.PendingRow pending;
         try {
-            pending = lookups.lookUp(context, address.get().table(), address.get().key(), Map.of());
+            pending = known.isPresent() ? lookups.lookUp(context, known.get(), address.get().key(), Map.of())
+                    : lookups.lookUp(context, address.get().table(), address.get().key(), Map.of());
         } catch (RuntimeException e) {
             context.close();
             answer(base, failure(e), started, async);
@@ -121,10 +127,10 @@ public final class RowLookupHandler extends HandlerWrapper {
     /**
      * Whether this handler answers {@code request} without blocking, whatever the lookup's outcome
      * (so Jetty may run it on its selector thread: {@code InlineAnswerConnectionFactory}): a plain
-     * lookup, when the gateway does not authenticate.
+     * lookup (the gateway asks this only when it does not authenticate).
      */
-    public static boolean answersInline(Sessions sessions, HttpServletRequest request) {
-        return !sessions.authenticates() && plainLookup(request).isPresent();
+    public static boolean answersInline(HttpServletRequest request) {
+        return plainLookup(request).isPresent();
     }
 
     /**

@@ -104,16 +104,26 @@ public final class SqlLookupHandler extends HandlerWrapper {
             // On a selector thread the body must have arrived whole: a read must not wait there.
             look = look && (read.isPresent() || !InlineAnswerConnectionFactory.onSelector()
                     || request.getInputStream().available() >= request.getContentLengthLong());
-        } catch (RuntimeException e) {
-            look = false;
+        } catch (IOException | RuntimeException e) {
+            look = false; // the route answers it (or finds the connection gone)
         }
         if (!look) {
             context.close();
             passOn(target, base, request, response, read);
             return;
         }
-        byte[] body = read.isPresent() ? read.get()
-                : request.getInputStream().readNBytes((int) request.getContentLengthLong());
+        byte[] body;
+        try {
+            body = read.isPresent() ? read.get()
+                    : request.getInputStream().readNBytes((int) request.getContentLengthLong());
+        } catch (IOException e) {
+            // The connection failed under the read: nothing can be answered on it. (Left to Jetty,
+            // its error page would be written blocking, on the selector thread when this runs there.)
+            context.close();
+            base.getHttpChannel().abort(e);
+            base.setHandled(true);
+            return;
+        }
         SqlResource.SqlRequest sql;
         try {
             sql = SqlResource.SqlRequest.parse(Json.MAPPER.readTree(body));
@@ -123,20 +133,21 @@ public final class SqlLookupHandler extends HandlerWrapper {
             passOn(target, base, request, response, Optional.of(body));
             return;
         }
-        if (InlineAnswerConnectionFactory.onSelector() && !SqlStatements.looksUpWithoutWaiting(context, sql.sql())) {
-            // Not known as a key lookup, or its table's metadata is to be fetched first: a pool
-            // thread tries it again (and answers it there, or passes it on to the route).
-            context.close();
-            request.setAttribute(HANDED_OVER, new HandedOver(Optional.of(body), false));
-            InlineAnswerConnectionFactory.handOver(base);
-            return;
-        }
+        boolean onSelector = InlineAnswerConnectionFactory.onSelector();
         Optional<CompletableFuture<LookedUpRows>> answer;
         try {
-            answer = SqlStatements.lookUp(context, sql.sql(), sql.parameters());
+            answer = onSelector ? SqlStatements.lookUpWithoutWaiting(context, sql.sql(), sql.parameters())
+                    : SqlStatements.lookUp(context, sql.sql(), sql.parameters());
         } catch (RuntimeException e) {
             // Refused by the SQL layer: the route answers it, as it answers any.
             answer = Optional.empty();
+        }
+        if (answer.isEmpty() && onSelector) {
+            // Not known as a key lookup, or its table's metadata is to be fetched first: a pool
+            // thread tries it again (and answers it there, or passes it on to the route).
+            context.close();
+            handOver(base, request, new HandedOver(Optional.of(body), false));
+            return;
         }
         if (answer.isEmpty()) {
             context.close();
@@ -181,7 +192,12 @@ public final class SqlLookupHandler extends HandlerWrapper {
             super.handle(target, base, body.isPresent() ? withBody(request, body.get()) : request, response);
             return;
         }
-        request.setAttribute(HANDED_OVER, new HandedOver(body, true));
+        handOver(base, request, new HandedOver(body, true));
+    }
+
+    private void handOver(Request base, HttpServletRequest request, HandedOver what) {
+        request.setAttribute(HANDED_OVER, what);
+        metrics.handedOver();
         InlineAnswerConnectionFactory.handOver(base);
     }
 

@@ -117,12 +117,12 @@ public final class KeyLookupStatements {
     }
 
     /**
-     * Whether {@code sql} is a known key lookup that {@link #get} and its lookup answer without
-     * asking the cluster anything first ({@link DirectRead#answersWithoutAsking}).
+     * As {@link #get}, for a caller that must not wait: empty also when telling whether the
+     * statement's table changed would mean asking the cluster ({@link DirectRead#answersWithoutAsking}).
      */
-    public boolean answersWithoutAsking(String sql) {
+    public Optional<Known> getWithoutAsking(String sql) {
         Known statement = known.get(sql);
-        return statement != null && statement.read().answersWithoutAsking();
+        return statement != null && statement.read().answersWithoutAsking() ? Optional.of(statement) : Optional.empty();
     }
 
     /** Whether no statement is known (so a caller need not read a request to look for one). */

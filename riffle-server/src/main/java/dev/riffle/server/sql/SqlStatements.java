@@ -135,14 +135,21 @@ public final class SqlStatements {
     }
 
     /**
-     * Whether {@link #lookUp} would send {@code sql}'s lookup without waiting for anything first
-     * (a known key lookup whose table's metadata is recent): what a thread that must not wait, a
-     * server's selector thread, checks before calling it.
+     * As {@link #lookUp}, for a thread that must not wait (a server's selector thread): empty also
+     * when the lookup could be sent only after asking the cluster something (its table's metadata
+     * is not recent, the table is partitioned); {@link #lookUp} on another thread then does that.
      */
-    public static boolean looksUpWithoutWaiting(RequestContext request, String sql) {
+    public static Optional<CompletableFuture<LookedUpRows>> lookUpWithoutWaiting(RequestContext request, String sql,
+            List<Object> parameters) {
         requireNonNull(request, "request is null");
         requireNonNull(sql, "sql is null");
-        return request.session().sql().keyLookups().answersWithoutAsking(sql);
+        requireNonNull(parameters, "parameters is null");
+        checkLength(request, sql);
+        Optional<KeyLookupStatements.Known> known = request.session().sql().keyLookups().getWithoutAsking(sql);
+        if (known.isEmpty() || !known.get().binds(parameters)) {
+            return Optional.empty();
+        }
+        return known.get().read().lookUp(parameters);
     }
 
     /**

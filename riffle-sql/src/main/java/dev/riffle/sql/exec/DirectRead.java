@@ -32,6 +32,7 @@ import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexProgram;
+import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.types.RowType;
 
 /**
@@ -205,13 +206,17 @@ public final class DirectRead {
     }
 
     /**
-     * Whether {@link #stale} and {@link #lookUp} would ask the cluster nothing before the lookup is
-     * sent: the table's metadata was checked within the last second and the table is not
-     * partitioned (a partition's metadata may be fetched on the caller's thread). What a caller
-     * that must not wait (a server's selector thread) checks first.
+     * Whether {@link #lookUp} can be sent now asking the cluster nothing, and the read is not
+     * {@link #stale}: the table's metadata checked within the last second is the one it was planned
+     * for, its handle is open, and it is not partitioned (a partition's metadata may be fetched on
+     * the caller's thread). What a caller that must not wait (a server's selector thread) checks
+     * instead of {@link #stale}, which may ask the cluster.
      */
     public boolean answersWithoutAsking() {
-        return !plan.table().isPartitioned() && session.knowsRecently(plan.table().getTablePath());
+        TableInfo planned = plan.table();
+        return !planned.isPartitioned() && session.hasOpen(planned) && session.knownTableInfo(planned.getTablePath())
+                .filter(now -> now.getTableId() == planned.getTableId() && now.getSchemaId() == planned.getSchemaId())
+                .isPresent();
     }
 
     /**

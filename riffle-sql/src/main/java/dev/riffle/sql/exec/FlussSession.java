@@ -117,10 +117,23 @@ public final class FlussSession implements AutoCloseable {
         return info;
     }
 
-    /** Whether {@link #recentTableInfo} would answer {@code path} without asking the cluster. */
-    public boolean knowsRecently(TablePath path) {
+    /**
+     * {@code path}'s metadata as {@link #recentTableInfo} knows it, without asking the cluster:
+     * empty when it was not checked within the last second (or was found missing).
+     */
+    public Optional<TableInfo> knownTableInfo(TablePath path) {
         Recent known = recent.get(path);
-        return known != null && System.nanoTime() - known.atNanos() < RECENT_NANOS;
+        if (known == null || System.nanoTime() - known.atNanos() >= RECENT_NANOS) {
+            return Optional.empty();
+        }
+        return known.info();
+    }
+
+    /** Whether {@link #table} has {@code info}'s table open already (it would open nothing now). */
+    public boolean hasOpen(TableInfo info) {
+        Table table = tables.get(info.getTablePath());
+        return table != null && table.getTableInfo().getTableId() == info.getTableId()
+                && table.getTableInfo().getSchemaId() == info.getSchemaId();
     }
 
     /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */
