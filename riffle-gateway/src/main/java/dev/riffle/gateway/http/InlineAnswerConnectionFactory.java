@@ -99,14 +99,15 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
 
     @Override
     public org.eclipse.jetty.io.Connection newConnection(Connector connector, EndPoint endPoint) {
-        InlineAnswerConnection connection = new InlineAnswerConnection(getHttpConfiguration(), connector, endPoint,
-                isRecordHttpComplianceViolations());
+        InlineAnswerConnection connection = new InlineAnswerConnection(this, getHttpConfiguration(), connector,
+                endPoint, isRecordHttpComplianceViolations());
         connection.setUseInputDirectByteBuffers(isUseInputDirectByteBuffers());
         connection.setUseOutputDirectByteBuffers(isUseOutputDirectByteBuffers());
         return configure(connection, connector, endPoint);
     }
 
     private static final class InlineAnswerConnection extends HttpConnection {
+        private final InlineAnswerConnectionFactory factory;
         /** Read interest that the selector may serve itself (Jetty's own callback says it may block). */
         private final Callback readable = new Callback() {
             @Override
@@ -131,9 +132,10 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
             }
         };
 
-        InlineAnswerConnection(HttpConfiguration configuration, Connector connector, EndPoint endPoint,
-                boolean recordComplianceViolations) {
+        InlineAnswerConnection(InlineAnswerConnectionFactory factory, HttpConfiguration configuration,
+                Connector connector, EndPoint endPoint, boolean recordComplianceViolations) {
             super(configuration, connector, endPoint, recordComplianceViolations);
+            this.factory = factory;
         }
 
         @Override
@@ -144,17 +146,20 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
         @Override
         protected HttpChannelOverHttp newHttpChannel() {
             // Called by HttpConnection's constructor, before this class's fields exist.
-            return new InlineAnswerChannel(this, getConnector(), getHttpConfiguration(), getEndPoint(), this);
+            return new InlineAnswerChannel(this, getConnector(), getHttpConfiguration(), getEndPoint());
         }
     }
 
     private static final class InlineAnswerChannel extends HttpChannelOverHttp {
+        /** Its connection (still being made when this channel is: its factory is read at handle()). */
+        private final InlineAnswerConnection connection;
         /** Set by {@link #handOver} while this channel's request is handled on the selector. */
         private AsyncContext handOver;
 
-        InlineAnswerChannel(HttpConnection connection, Connector connector, HttpConfiguration configuration,
-                EndPoint endPoint, HttpConnection transport) {
-            super(connection, connector, configuration, endPoint, transport);
+        InlineAnswerChannel(InlineAnswerConnection connection, Connector connector, HttpConfiguration configuration,
+                EndPoint endPoint) {
+            super(connection, connector, configuration, endPoint, connection);
+            this.connection = connection;
         }
 
         @Override
@@ -162,7 +167,7 @@ public final class InlineAnswerConnectionFactory extends HttpConnectionFactory {
             if (!ON_SELECTOR.get()) {
                 return super.handle();
             }
-            InlineAnswerConnectionFactory factory = getConnector().getConnectionFactory(InlineAnswerConnectionFactory.class);
+            InlineAnswerConnectionFactory factory = connection.factory;
             if (!factory.inline.test(getRequest())) {
                 // As Jetty would have: the request runs on a pool thread; the connection is
                 // suspended until it completes (HttpConnection.onCompleted reads on).
