@@ -123,15 +123,7 @@ public final class SqlStatements {
      */
     public static Optional<CompletableFuture<LookedUpRows>> lookUp(RequestContext request, String sql,
             List<Object> parameters) {
-        requireNonNull(request, "request is null");
-        requireNonNull(sql, "sql is null");
-        requireNonNull(parameters, "parameters is null");
-        checkLength(request, sql);
-        Optional<KeyLookupStatements.Known> known = request.session().sql().keyLookups().get(sql);
-        if (known.isEmpty() || !known.get().binds(parameters)) {
-            return Optional.empty();
-        }
-        return known.get().read().lookUp(parameters);
+        return lookUp(request, sql, parameters, false);
     }
 
     /**
@@ -141,11 +133,17 @@ public final class SqlStatements {
      */
     public static Optional<CompletableFuture<LookedUpRows>> lookUpWithoutWaiting(RequestContext request, String sql,
             List<Object> parameters) {
+        return lookUp(request, sql, parameters, true);
+    }
+
+    private static Optional<CompletableFuture<LookedUpRows>> lookUp(RequestContext request, String sql,
+            List<Object> parameters, boolean withoutAsking) {
         requireNonNull(request, "request is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(parameters, "parameters is null");
         checkLength(request, sql);
-        Optional<KeyLookupStatements.Known> known = request.session().sql().keyLookups().getWithoutAsking(sql);
+        KeyLookupStatements statements = request.session().sql().keyLookups();
+        Optional<KeyLookupStatements.Known> known = withoutAsking ? statements.getWithoutAsking(sql) : statements.get(sql);
         if (known.isEmpty() || !known.get().binds(parameters)) {
             return Optional.empty();
         }

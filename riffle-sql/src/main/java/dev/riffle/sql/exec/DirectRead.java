@@ -215,8 +215,7 @@ public final class DirectRead {
     public boolean answersWithoutAsking() {
         TableInfo planned = plan.table();
         return !planned.isPartitioned() && session.hasOpen(planned) && session.knownTableInfo(planned.getTablePath())
-                .filter(now -> now.getTableId() == planned.getTableId() && now.getSchemaId() == planned.getSchemaId())
-                .isPresent();
+                .filter(now -> PreparedTables.sameVersion(planned, now)).isPresent();
     }
 
     /**

@@ -132,8 +132,7 @@ public final class FlussSession implements AutoCloseable {
     /** Whether {@link #table} has {@code info}'s table open already (it would open nothing now). */
     public boolean hasOpen(TableInfo info) {
         Table table = tables.get(info.getTablePath());
-        return table != null && table.getTableInfo().getTableId() == info.getTableId()
-                && table.getTableInfo().getSchemaId() == info.getSchemaId();
+        return table != null && PreparedTables.sameVersion(table.getTableInfo(), info);
     }
 
     /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */
@@ -162,8 +161,7 @@ public final class FlussSession implements AutoCloseable {
     public Table table(TableInfo info) {
         TablePath path = info.getTablePath();
         Table table = tables.computeIfAbsent(path, p -> RetryingTables.open(riffle.connection(), p));
-        TableInfo opened = table.getTableInfo();
-        if (opened.getTableId() == info.getTableId() && opened.getSchemaId() == info.getSchemaId()) {
+        if (PreparedTables.sameVersion(table.getTableInfo(), info)) {
             return table;
         }
         forget(path);

@@ -97,7 +97,11 @@ public final class PreparedTables {
      */
     static boolean changed(TableInfo planned, FlussSession session) {
         Optional<TableInfo> now = session.recentTableInfo(planned.getTablePath());
-        return now.isEmpty() || now.get().getTableId() != planned.getTableId()
-                || now.get().getSchemaId() != planned.getSchemaId();
+        return now.isEmpty() || !sameVersion(planned, now.get());
+    }
+
+    /** Whether two descriptions are of the same table in the same schema (not dropped, created again or altered between). */
+    static boolean sameVersion(TableInfo one, TableInfo other) {
+        return one.getTableId() == other.getTableId() && one.getSchemaId() == other.getSchemaId();
     }
 }
