@@ -87,12 +87,13 @@ public final class Render {
             return;
         }
         List<FlussValueReader> readers = FlussValueReader.ofFields(rowType);
+        List<String> names = rowType.getFieldNames(); // a new list each call
         streamJson(ctx, json -> {
             JsonValueSink sink = new JsonValueSink(json);
             json.writeStartObject();
             json.writeArrayFieldStart("rows");
             for (InternalRow row : rows) {
-                writeRow(json, row, rowType.getFieldNames(), pos -> pos, readers, sink);
+                writeRow(json, row, names, pos -> pos, readers, sink);
             }
             json.writeEndArray();
             extra.write(json);
