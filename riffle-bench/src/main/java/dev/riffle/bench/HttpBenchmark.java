@@ -41,6 +41,7 @@ import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
+import org.apache.fluss.utils.TimeUtils;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
@@ -70,7 +71,9 @@ import org.apache.fluss.types.DataTypes;
  * one blocking keep-alive connection per client thread, as wrk would drive the gateway) or
  * {@code jdk} ({@code java.net.http.HttpClient}, whose own CPU per small request is several times
  * the gateway's and, on a two-core machine shared by client, gateway and cluster, is charged to
- * the HTTP side). The system property {@code bench.lookupClients} (default 32) sets how many callers
+ * the HTTP side). The system property {@code bench.lookupBatchTimeout} (default {@code 1ms}, as Riffle's
+ * servers set it) sets {@code client.lookup.batch-timeout} on both sides of the lookup comparison.
+ * The system property {@code bench.lookupClients} (default 32) sets how many callers
  * each side of the lookup comparison has: with one caller both sides wait out the same lookup
  * batches, so the ratio shows what concurrency costs the gateway.
  */
@@ -79,6 +82,12 @@ public final class HttpBenchmark {
     private static final int KEYS = 100_000;
     /** Concurrent callers on each side of the lookup comparison; {@code -Dbench.lookupClients=N} sweeps it. */
     private static final int CLIENTS = Integer.getInteger("bench.lookupClients", 32);
+    /**
+     * {@code client.lookup.batch-timeout} of both sides, the gateway's Fluss client and the
+     * {@code Lookuper}'s ({@code -Dbench.lookupBatchTimeout=500micros}; default Riffle's servers' 1 ms).
+     */
+    private static final Duration BATCH_TIMEOUT = TimeUtils.parseDuration(
+            System.getProperty("bench.lookupBatchTimeout", "1ms"));
     /** Measured rounds per side of the lookup comparison (odd, for a median). */
     private static final int ROUNDS = 5;
     private static final int MIN_WARMUP_ROUNDS = 5;
@@ -110,9 +119,11 @@ public final class HttpBenchmark {
         Path dataDir = Files.createTempDirectory("riffle-http-bench");
         try (LocalCluster cluster = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false).start()) {
             Configuration fast = new Configuration(cluster.clientConfig());
-            fast.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, Duration.ofMillis(1));
+            fast.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, BATCH_TIMEOUT);
+            Configuration gatewayClient = new Configuration(cluster.clientConfig());
+            gatewayClient.set(ConfigOptions.CLIENT_LOOKUP_BATCH_TIMEOUT, BATCH_TIMEOUT);
             try (Connection connection = ConnectionFactory.createConnection(fast);
-                    Gateway gateway = Gateway.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0)
+                    Gateway gateway = Gateway.builder().clientConfig(gatewayClient).host("127.0.0.1").port(0)
                             .maxBodyBytes(256L << 20).start()) {
                 try (Admin admin = connection.getAdmin()) {
                     admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
@@ -245,8 +256,9 @@ public final class HttpBenchmark {
                 double javaSqlRate = median(javaSqlRates);
                 double sqlRate = median(sqlRates);
                 System.out.printf(Locale.ROOT, "%nPoint lookups (%,d keys, %d buckets, %d concurrent callers, %d alternating rounds "
-                        + "of %,d lookups each side; medians)%n", KEYS, BUCKETS, CLIENTS, ROUNDS, round);
-                System.out.printf(Locale.ROOT, "  Java Lookuper (batch-timeout 1 ms)     %,10.0f lookups/s   rounds %s%n", javaRate,
+                        + "of %,d lookups each side; client.lookup.batch-timeout %s on both sides; medians)%n", KEYS, BUCKETS,
+                        CLIENTS, ROUNDS, round, TimeUtils.formatWithHighestUnit(BATCH_TIMEOUT));
+                System.out.printf(Locale.ROOT, "  Java Lookuper                          %,10.0f lookups/s   rounds %s%n", javaRate,
                         rates(javaRates));
                 System.out.printf(Locale.ROOT, "  HTTP GET /rows/{key} (keep-alive)      %,10.0f lookups/s   ratio %.2fx   (target >= 0.8x, P3)"
                         + "   rounds %s%n", restRate, restRate / javaRate, rates(restRates));
