@@ -41,7 +41,6 @@ import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
-import org.apache.fluss.utils.TimeUtils;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
@@ -49,13 +48,14 @@ import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.BinaryString;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.DataTypes;
+import org.apache.fluss.utils.TimeUtils;
 
 /**
  * Issue 6's benchmarks, in one run on the embedded cluster, over loopback:
  * <ol>
  *   <li>point lookups through the gateway ({@code GET .../rows/{key}}, keep-alive, 32 concurrent
  *       clients) against the same lookups through the Java client's {@code Lookuper}
- *       ({@code client.lookup.batch-timeout=1ms}, 32 concurrent callers): target at least 0.8x
+ *       ({@code client.lookup.batch-timeout} 1 ms on both sides by default, 32 concurrent callers): target at least 0.8x
  *       (issue 17's P3; issue 6 asked for 0.5x); then the same lookups as {@code POST /v1/sql} with a
  *       {@code ?} parameter, in rounds of the same size alternating with {@code Lookuper} rounds of
  *       their own: target at least 0.5x;
@@ -236,21 +236,15 @@ public final class HttpBenchmark {
                 int round = Math.max(CLIENTS * 50, lookups / ROUNDS);
                 warm("Java Lookuper", () -> run(callers, java, round));
                 warm("HTTP GET /rows/{key}", () -> run(callers, rest, round));
-                double[] javaRates = new double[ROUNDS];
-                double[] restRates = new double[ROUNDS];
-                for (int r = 0; r < ROUNDS; r++) {
-                    javaRates[r] = run(callers, java, round);
-                    restRates[r] = run(callers, rest, round);
-                }
+                Alternated overGet = alternate(callers, java, rest, round);
+                double[] javaRates = overGet.baseline();
+                double[] restRates = overGet.http();
                 // SQL only after: warming it up compiles much of Calcite, which would go on during the rounds above.
                 // Its rounds alternate with Lookuper rounds of their own, of the same size, as the GET rounds do.
                 warm("HTTP POST /v1/sql", () -> run(callers, overSql, round));
-                double[] javaSqlRates = new double[ROUNDS];
-                double[] sqlRates = new double[ROUNDS];
-                for (int r = 0; r < ROUNDS; r++) {
-                    javaSqlRates[r] = run(callers, java, round);
-                    sqlRates[r] = run(callers, overSql, round);
-                }
+                Alternated overPost = alternate(callers, java, overSql, round);
+                double[] javaSqlRates = overPost.baseline();
+                double[] sqlRates = overPost.http();
                 double javaRate = median(javaRates);
                 double restRate = median(restRates);
                 double javaSqlRate = median(javaSqlRates);
@@ -335,6 +329,20 @@ public final class HttpBenchmark {
 
     private interface Caller {
         void call(int key) throws Exception;
+    }
+
+    /** The rates of {@link #ROUNDS} rounds of each side, in the order they ran. */
+    private record Alternated(double[] baseline, double[] http) {}
+
+    /** {@link #ROUNDS} rounds of {@code baseline} and {@code http}, one after the other. */
+    private static Alternated alternate(ExecutorService callers, Caller baseline, Caller http, int round)
+            throws Exception {
+        Alternated rates = new Alternated(new double[ROUNDS], new double[ROUNDS]);
+        for (int r = 0; r < ROUNDS; r++) {
+            rates.baseline()[r] = run(callers, baseline, round);
+            rates.http()[r] = run(callers, http, round);
+        }
+        return rates;
     }
 
     /**
