@@ -37,8 +37,9 @@ import org.apache.fluss.types.DataTypes;
  *       the driver against DuckDB aggregating the same rows, read by Riffle's bounded reader and
  *       handed over as an Arrow C stream; wall time, target ratio at most 3x; both answers are
  *       checked against each other and the generator ({@link GroupByPhase});
- *   <li>{@code ORDER BY v DESC, k LIMIT 10} over the same table, vectorized against
- *       {@code vectorized=false} ({@link TopNPhase}).
+ *   <li>{@code ORDER BY v DESC, k LIMIT 10}, and {@code SELECT k, count(*), sum(v * 2 - k) ...
+ *       GROUP BY k} (an aggregate of a computed value), over the same table, vectorized against
+ *       {@code vectorized=false} ({@link VectorizedPhase}).
  * </ol>
  *
  * <p>The cluster (one tablet server) runs in this JVM and is loaded here; the measurements run in
@@ -83,7 +84,7 @@ public final class SqlBenchmark {
                 if (options.runsLookups()) {
                     loadKv(connection, options.keys());
                 }
-                if (options.runsGroupBy() || options.runsTopN()) {
+                if (options.runsGroupBy() || options.runsTopN() || options.runsComputed()) {
                     loadEvents(connection, options.rows(), options.groups());
                 }
             }

@@ -1,9 +1,11 @@
 package dev.riffle.bench;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Locale;
 
 /**
- * The measuring JVM of {@link SqlBenchmark}: runs the point-query, GROUP BY and top-N phases against the
+ * The measuring JVM of {@link SqlBenchmark}: runs the point-query, GROUP BY, top-N and computed GROUP BY phases against the
  * cluster the parent started, prints each, then one summary block with the ratios.
  */
 final class SqlMeasurements {
@@ -20,11 +22,14 @@ final class SqlMeasurements {
             groupBy = GroupByPhase.run(bootstrap, options);
             GroupByPhase.print(groupBy);
         }
-        TopNPhase.Result topN = null;
+        List<VectorizedPhase.Result> vectorized = new ArrayList<>();
         if (options.runsTopN()) {
-            topN = TopNPhase.run(bootstrap, options);
-            TopNPhase.print(topN);
+            vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.TOP_N));
         }
+        if (options.runsComputed()) {
+            vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.COMPUTED_GROUP_BY));
+        }
+        vectorized.forEach(VectorizedPhase::print);
         System.out.printf(Locale.ROOT, "%n==== SqlBenchmark summary (issue 5; measuring JVM -Xmx2g, %d cores; "
                 + "same run, same cluster) ====%n", Runtime.getRuntime().availableProcessors());
         if (lookups != null) {
@@ -45,10 +50,10 @@ final class SqlMeasurements {
                     groupBy.sql(), groupBy.duck(), groupBy.ratio(), verdict(groupBy.ratio() <= 1.0), groupBy.rows(),
                     groupBy.groups(), groupBy.columnar(), groupBy.sql() / groupBy.columnar());
         }
-        if (topN != null) {
-            System.out.printf(Locale.ROOT, "top-N         vectorized %6.3f s  vs row at a time %6.3f s   row at a time /"
-                    + " vectorized %5.2fx   [median times; ratio = median of per-round ratios]%n",
-                    Median.of(topN.vectorizedSeconds()), Median.of(topN.rowSeconds()), topN.speedup());
+        for (VectorizedPhase.Result result : vectorized) {
+            System.out.printf(Locale.ROOT, "%-13s vectorized %6.3f s  vs row at a time %6.3f s   row at a time /"
+                    + " vectorized %5.2fx   [median times; ratio = median of per-round ratios]%n", result.query().label,
+                    Median.of(result.vectorizedSeconds()), Median.of(result.rowSeconds()), result.speedup());
         }
         System.out.println("================================================================================");
     }

@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.planner.AggregatePlan;
 import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.planner.VectorExpression;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -14,20 +16,24 @@ import org.apache.calcite.linq4j.Linq4j;
 /**
  * Runs a {@code VectorizedAggregate}: reads the plan's batches through the same executor as a
  * scan ({@link ScanExecutor#forEachBatch}, so the same access path, pushed conditions, limit and
- * cancellation), and folds
- * each batch into a {@link HashAggregation} column by column. The groups come out as Calcite rows
+ * cancellation), computes the aggregate's input columns from each ({@link VectorProjection}), and
+ * folds them into a {@link HashAggregation} column by column. The groups come out as Calcite rows
  * once the read is done. The generated code of a query calls {@link #enumerable} on the instance
  * the plan stashed.
  */
 public final class VectorizedAggregateExecutor {
     private final FlussSession session;
     private final ReadPlan plan;
+    private final List<VectorExpression> inputs;
     private final AggregatePlan aggregate;
     private final ScanExecutor scan;
 
-    public VectorizedAggregateExecutor(FlussSession session, ReadPlan plan, AggregatePlan aggregate) {
+    /** @param inputs the aggregate's input columns, computed from each batch of the read */
+    public VectorizedAggregateExecutor(FlussSession session, ReadPlan plan, List<VectorExpression> inputs,
+            AggregatePlan aggregate) {
         this.session = requireNonNull(session, "session is null");
         this.plan = requireNonNull(plan, "plan is null");
+        this.inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
         this.aggregate = requireNonNull(aggregate, "aggregate is null");
         this.scan = new ScanExecutor(session, plan);
     }
@@ -44,7 +50,10 @@ public final class VectorizedAggregateExecutor {
 
     private List<Object> groups(DataContext context) {
         HashAggregation groups = new HashAggregation(aggregate);
-        scan.forEachBatch(context, session.riffle().allocator(), groups::add);
+        BufferAllocator allocator = session.riffle().allocator();
+        try (VectorProjection projection = new VectorProjection(inputs, allocator)) {
+            scan.forEachBatch(context, allocator, (batch, rows) -> groups.add(projection.apply(batch, rows), rows));
+        }
         return groups.rows();
     }
 }

@@ -15,6 +15,7 @@ public final class FlussRules {
             ProjectPushdownRule.PROJECT_FILTER,
             TableModifyRule.INSTANCE,
             VectorizedAggregateRule.INSTANCE,
+            VectorizedAggregateRule.OVER_PROJECT,
             VectorizedTopNRule.LIMIT_OVER_SORT,
             VectorizedTopNRule.SORT_WITH_FETCH);
 

@@ -12,26 +12,36 @@ import org.apache.calcite.rel.type.RelDataType;
 
 /**
  * A hash aggregate computed on the Arrow batches of one Fluss read ({@link AggregatePlan} over a
- * {@link ReadPlan}), without turning them into rows: the read's columns are aggregated vector by
- * vector ({@link VectorizedAggregateExecutor}), and only the groups become Calcite rows. It stands
- * for {@code Aggregate over FlussScan} ({@link VectorizedAggregateRule}); EXPLAIN shows it as
- * {@code VectorizedAggregate}, so where vectorized execution ends is visible:
+ * {@link ReadPlan}), without turning them into rows: the read's columns, and expressions computed
+ * from them a batch at a time ({@link VectorExpression}), are aggregated vector by vector
+ * ({@link VectorizedAggregateExecutor}), and only the groups become Calcite rows. It stands for
+ * {@code Aggregate over [Project over] FlussScan} ({@link VectorizedAggregateRule}); EXPLAIN shows
+ * it as {@code VectorizedAggregate}, with the expressions it computes, so where vectorized
+ * execution ends is visible:
  *
  * <pre>{@code
  * EnumerableSort(sort0=[$2], dir0=[DESC])          <- Calcite, row at a time
- *   VectorizedAggregate(table=[[shop, orders]], access=[LogScan], aggregate=[group [k] aggregates [COUNT(*), SUM(v)]])
+ *   VectorizedAggregate(table=[[shop, orders]], access=[LogScan], aggregate=[group [k] aggregates [COUNT(*), SUM(price * qty)]])
  * }</pre>
  */
 public final class VectorizedAggregate extends VectorizedScanOperator {
+    private final List<VectorExpression> inputs;
     private final AggregatePlan aggregate;
 
-    VectorizedAggregate(FlussScan scan, AggregatePlan aggregate, RelDataType rowType, RelTraitSet traits) {
+    /**
+     * @param inputs the aggregate's input columns, computed from the scan's (its own columns for an
+     *     aggregate straight over the scan)
+     */
+    VectorizedAggregate(FlussScan scan, List<VectorExpression> inputs, AggregatePlan aggregate, RelDataType rowType,
+            RelTraitSet traits) {
         super(scan, traits, rowType);
+        this.inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
         this.aggregate = requireNonNull(aggregate, "aggregate is null");
     }
 
     private VectorizedAggregate(VectorizedAggregate other, RelTraitSet traits) {
         super(other, traits);
+        this.inputs = other.inputs;
         this.aggregate = other.aggregate;
     }
 
@@ -46,7 +56,8 @@ public final class VectorizedAggregate extends VectorizedScanOperator {
 
     @Override
     protected RelWriter explainOperator(RelWriter pw) {
-        return pw.item("aggregate", aggregate.describe(scan().getRowType().getFieldNames()));
+        List<String> columns = scan().getRowType().getFieldNames();
+        return pw.item("aggregate", aggregate.describe(inputs.stream().map(input -> input.describe(columns)).toList()));
     }
 
     @Override
@@ -56,6 +67,6 @@ public final class VectorizedAggregate extends VectorizedScanOperator {
 
     @Override
     protected Object executor() {
-        return new VectorizedAggregateExecutor(flussTable().session(), plan(), aggregate);
+        return new VectorizedAggregateExecutor(flussTable().session(), plan(), inputs, aggregate);
     }
 }

@@ -1,32 +1,44 @@
 package dev.riffle.sql.planner;
 
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptRuleOperand;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Project;
+import org.apache.calcite.rel.type.RelDataTypeField;
+import org.apache.calcite.rex.RexNode;
 
 /**
- * {@code Aggregate over FlussScan} becomes a {@link VectorizedAggregate} when every aggregate
- * function is one the vectorized executor computes exactly as Calcite would
- * ({@link AggregatePlan#of}). Conditions the scan absorbed are applied by the read on its Arrow
- * batches, so a filtered aggregate is vectorized too; a condition or expression the scan cannot
- * take stays in a Calcite operator between the two, and the aggregate is then Calcite's.
- * The driver property {@code vectorized=false} leaves every aggregate to Calcite.
+ * {@code Aggregate over FlussScan}, and {@code Aggregate over Project over FlussScan}, become a
+ * {@link VectorizedAggregate} when every aggregate function is one the vectorized executor
+ * computes exactly as Calcite would ({@link AggregatePlan#of}) and every projected expression is a
+ * {@link VectorExpression} (arithmetic such as {@code SUM(price * qty)}, computed per batch).
+ * Conditions the scan absorbed are applied by the read on its Arrow batches, so a filtered
+ * aggregate is vectorized too; a condition the scan cannot take stays in a Calcite operator
+ * between the two, and the aggregate is then Calcite's. The driver property
+ * {@code vectorized=false} leaves every aggregate to Calcite.
  */
 public final class VectorizedAggregateRule extends RelOptRule {
-    public static final VectorizedAggregateRule INSTANCE = new VectorizedAggregateRule();
+    public static final VectorizedAggregateRule INSTANCE = new VectorizedAggregateRule(
+            // Calcite's enumerable aggregate: its input is the enumerable subset, where the scan is (a logical
+            // aggregate's input subset lists logical operators only).
+            operand(Aggregate.class, operand(FlussScan.class, none())), "VectorizedAggregateRule");
+    public static final VectorizedAggregateRule OVER_PROJECT = new VectorizedAggregateRule(
+            operand(Aggregate.class, operand(Project.class, operand(FlussScan.class, none()))),
+            "VectorizedAggregateRule:project");
 
     @SuppressWarnings("deprecation")
-    private VectorizedAggregateRule() {
-        // Calcite's enumerable aggregate: its input is the enumerable subset, where the scan is (a logical
-        // aggregate's input subset lists logical operators only).
-        super(operand(Aggregate.class, operand(FlussScan.class, none())), "VectorizedAggregateRule");
+    private VectorizedAggregateRule(RelOptRuleOperand operand, String description) {
+        super(operand, description);
     }
 
     @Override
     public void onMatch(RelOptRuleCall call) {
         Aggregate aggregate = call.rel(0);
-        FlussScan scan = call.rel(1);
+        FlussScan scan = call.rel(call.rels.length - 1);
         if (!scan.vectorizedExecution()) {
             return;
         }
@@ -34,6 +46,23 @@ public final class VectorizedAggregateRule extends RelOptRule {
         if (plan.isEmpty()) {
             return;
         }
-        call.transformTo(new VectorizedAggregate(scan, plan.get(), aggregate.getRowType(), aggregate.getTraitSet()));
+        List<VectorExpression> inputs = new ArrayList<>();
+        if (call.rels.length == 3) {
+            Project project = call.rel(1);
+            for (RexNode expression : project.getProjects()) {
+                Optional<VectorExpression> input = VectorExpression.of(expression);
+                if (input.isEmpty()) {
+                    return;
+                }
+                inputs.add(input.get());
+            }
+        } else {
+            List<RelDataTypeField> columns = scan.getRowType().getFieldList();
+            for (int i = 0; i < columns.size(); i++) {
+                inputs.add(new VectorExpression.Column(i, columns.get(i).getType().getSqlTypeName()));
+            }
+        }
+        call.transformTo(new VectorizedAggregate(scan, inputs, plan.get(), aggregate.getRowType(),
+                aggregate.getTraitSet()));
     }
 }
