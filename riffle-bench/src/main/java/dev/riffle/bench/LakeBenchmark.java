@@ -159,9 +159,8 @@ public final class LakeBenchmark {
         double aloneRate = PaimonWriterAlone.write(cluster.lakeCatalogOptions(), path, aloneName, bucketRows, Map.of());
         aloneCpu = cpuSeconds() - aloneCpu;
         double tunedCpu = cpuSeconds();
-        // Tiering's write options (PaimonTieringFactory.WRITE_OPTIONS in riffle-lake): dictionary encoding off.
         double tunedRate = PaimonWriterAlone.write(cluster.lakeCatalogOptions(), path, aloneName + "_tuned", bucketRows,
-                Map.of("parquet.enable.dictionary", "false"));
+                tunedOptions());
         tunedCpu = cpuSeconds() - tunedCpu;
         double tieringRate = tiering.rowsPerSecond();
         TieringRatios ratios = new TieringRatios(tieringRate / aloneRate, tieringRate / tunedRate,
@@ -184,17 +183,33 @@ public final class LakeBenchmark {
         return ratios;
     }
 
+    /**
+     * Tiering's write options (PaimonTieringFactory.WRITE_OPTIONS in riffle-lake), or the options of
+     * -Dbench.tunedOptions=parquet.writer.version=v2,... to try others against the table's.
+     */
+    private static Map<String, String> tunedOptions() {
+        Map<String, String> given = keyValues("bench.tunedOptions");
+        return given.isEmpty() ? Map.of("parquet.enable.dictionary", "false") : given;
+    }
+
+    /** A system property of the form {@code k=v,k=v} as a map (empty when the property is not set). */
+    private static Map<String, String> keyValues(String property) {
+        Map<String, String> values = new java.util.LinkedHashMap<>();
+        for (String kv : System.getProperty(property, "").split(",")) {
+            if (!kv.isBlank()) {
+                values.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
+            }
+        }
+        return values;
+    }
+
     static void create(Connection connection, TablePath path, Schema schema, int buckets, String... keys)
             throws Exception {
         try (Admin admin = connection.getAdmin()) {
             TableDescriptor.Builder descriptor = TableDescriptor.builder().schema(schema).distributedBy(buckets, keys)
                     .property("table.datalake.enabled", "true").property("table.datalake.freshness", "1s");
             // -Dbench.tableProperties=paimon.file.compression=zstd,...: custom properties for trying lake options.
-            for (String kv : System.getProperty("bench.tableProperties", "").split(",")) {
-                if (!kv.isBlank()) {
-                    descriptor.customProperty(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));
-                }
-            }
+            keyValues("bench.tableProperties").forEach(descriptor::customProperty);
             admin.createTable(path, descriptor.build(), false).get();
         }
     }
