@@ -37,8 +37,9 @@ import org.apache.fluss.types.DataTypes;
  *       the driver against DuckDB aggregating the same rows, read by Riffle's bounded reader and
  *       handed over as an Arrow C stream; wall time, target ratio at most 3x; both answers are
  *       checked against each other and the generator ({@link GroupByPhase});
- *   <li>{@code ORDER BY v DESC, k LIMIT 10}, and {@code SELECT k, count(*), sum(v * 2 - k) ...
- *       GROUP BY k} (an aggregate of a computed value), over the same table, vectorized against
+ *   <li>{@code ORDER BY v DESC, k LIMIT 10}, {@code SELECT k, count(*), sum(v * 2 - k) ...
+ *       GROUP BY k} (an aggregate of a computed value) and {@code ... WHERE v * 10 > k GROUP BY k}
+ *       (a condition the scan cannot take), over the same table, vectorized against
  *       {@code vectorized=false} ({@link VectorizedPhase}).
  * </ol>
  *

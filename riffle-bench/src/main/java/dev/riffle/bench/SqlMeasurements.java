@@ -28,6 +28,7 @@ final class SqlMeasurements {
         }
         if (options.runsComputed()) {
             vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.COMPUTED_GROUP_BY));
+            vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.RESIDUAL_GROUP_BY));
         }
         vectorized.forEach(VectorizedPhase::print);
         System.out.printf(Locale.ROOT, "%n==== SqlBenchmark summary (issue 5; measuring JVM -Xmx2g, %d cores; "
@@ -51,7 +52,7 @@ final class SqlMeasurements {
                     groupBy.groups(), groupBy.columnar(), groupBy.sql() / groupBy.columnar());
         }
         for (VectorizedPhase.Result result : vectorized) {
-            System.out.printf(Locale.ROOT, "%-13s vectorized %6.3f s  vs row at a time %6.3f s   row at a time /"
+            System.out.printf(Locale.ROOT, "%-17s vectorized %6.3f s  vs row at a time %6.3f s   row at a time /"
                     + " vectorized %5.2fx   [median times; ratio = median of per-round ratios]%n", result.query().label,
                     Median.of(result.vectorizedSeconds()), Median.of(result.rowSeconds()), result.speedup());
         }

@@ -13,8 +13,8 @@ import java.util.StringJoiner;
 /**
  * {@link SqlBenchmark}'s vectorized operators against Calcite's row-at-a-time ones, one
  * {@link Query} at a time over the whole log table through the {@code jdbc:riffle:} driver:
- * vectorized ({@code VectorizedTopN}, {@code VectorizedAggregate} computing its argument from the
- * read's Arrow batches) against the same driver with {@code vectorized=false} (Calcite's operators
+ * vectorized ({@code VectorizedTopN}, {@code VectorizedAggregate} computing its argument, or
+ * checking a condition the scan cannot take, on the read's Arrow batches) against the same driver with {@code vectorized=false} (Calcite's operators
  * over {@code Object[]} rows). Both read from Fluss every time; the sides alternate each round
  * after one unmeasured round of each, and their answers must be equal.
  */
@@ -23,6 +23,8 @@ final class VectorizedPhase {
     enum Query {
         TOP_N("top-N", "SELECT k, v FROM %s ORDER BY v DESC, k LIMIT 10", "VectorizedTopN", true),
         COMPUTED_GROUP_BY("computed GROUP BY", "SELECT k, count(*), sum(v * 2 - k) FROM %s GROUP BY k",
+                "VectorizedAggregate", false),
+        RESIDUAL_GROUP_BY("residual GROUP BY", "SELECT k, count(*), sum(v) FROM %s WHERE v * 10 > k GROUP BY k",
                 "VectorizedAggregate", false);
 
         final String label;

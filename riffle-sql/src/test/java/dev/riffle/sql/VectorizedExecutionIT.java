@@ -106,7 +106,7 @@ class VectorizedExecutionIT {
                     for (int a = 0; a < count; a++) {
                         aggregates.add(aggregate(random));
                     }
-                    Filter filter = filter(random);
+                    Filter filter = filter(random, true);
                     List<String> select = new ArrayList<>(keys);
                     aggregates.forEach(a -> select.add(a.sql()));
                     String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table
@@ -158,7 +158,8 @@ class VectorizedExecutionIT {
                         select.add(computedAggregate(random));
                     }
                     String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table
-                            + filter(random).sql() + (keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys));
+                            + filter(random, true).sql()
+                            + (keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys));
                     String label = String.format(Locale.ROOT, "%s round %d: %s", table, round, sql);
 
                     String plan = explain(vectorized, sql);
@@ -304,7 +305,7 @@ class VectorizedExecutionIT {
                     }
                     int limit = random.nextInt(10) == 0 ? 5000 : random.nextInt(40);
                     int offset = random.nextInt(4) == 0 ? random.nextInt(30) : -1;
-                    Filter filter = filter(random);
+                    Filter filter = filter(random, false);
                     String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table + filter.sql()
                             + " ORDER BY " + String.join(", ", order) + " LIMIT " + limit
                             + (offset >= 0 ? " OFFSET " + offset : "");
@@ -374,6 +375,12 @@ class VectorizedExecutionIT {
             assertThat(explain(vectorized, computed)).contains("VectorizedAggregate")
                     .contains("aggregates [SUM((v * 2) - w)]").doesNotContain("EnumerableAggregate");
             assertThat(sorted(query(vectorized, computed))).containsExactly("a|3", "b|7", "c|null");
+            // So is a condition the scan cannot take: it is checked on the batches before the aggregate.
+            String residual = "SELECT k, sum(v) FROM " + db + ".t WHERE v > w OR w * 2 = 8 GROUP BY k";
+            assertThat(explain(vectorized, residual)).contains("VectorizedAggregate")
+                    .contains("filter=[(v > CAST(w AS BIGINT)) OR (w * 2 = 8)]").doesNotContain("EnumerableAggregate");
+            assertThat(sorted(query(vectorized, residual))).containsExactly("b|5", "c|null");
+            assertThat(sorted(query(rows, residual))).containsExactly("b|5", "c|null");
             String function = "SELECT k, sum(char_length(k) * v) FROM " + db + ".t GROUP BY k";
             assertThat(explain(vectorized, function)).contains("EnumerableAggregate")
                     .doesNotContain("VectorizedAggregate");
@@ -562,12 +569,19 @@ class VectorizedExecutionIT {
         return best;
     }
 
-    /** A condition the scan takes (so the aggregate above it can be vectorized), now and then one it cannot. */
+    /**
+     * A condition the scan takes, or one it cannot (a comparison of computed values, checked on the
+     * batches by the vectorized aggregate, or by Calcite's filter with {@code vectorized=false}).
+     */
     record Filter(String sql, Predicate<Row> test) {}
 
-    private static Filter filter(Random random) {
+    /**
+     * @param computed whether conditions on computed values other than {@code i + ti > 0} may be drawn
+     *     (a top-N over such a condition is Calcite's)
+     */
+    private static Filter filter(Random random, boolean computed) {
         int i = random.nextInt(40) - 20;
-        return switch (random.nextInt(9)) {
+        return switch (random.nextInt(computed ? 11 : 9)) {
             case 0 -> new Filter(" WHERE i > " + i, r -> r.i() != null && r.i() > i);
             case 1 -> new Filter(" WHERE s IN ('s1', 's2', 's5')",
                     r -> r.s() != null && Set.of("s1", "s2", "s5").contains(r.s()));
@@ -575,6 +589,10 @@ class VectorizedExecutionIT {
             case 3 -> new Filter(" WHERE i IS NULL OR ti <> 0", r -> r.i() == null || (r.ti() != null && r.ti() != 0));
             case 4 -> new Filter(" WHERE i > 1000", r -> false);
             case 5 -> new Filter(" WHERE i + ti > 0", r -> r.i() != null && r.ti() != null && r.i() + r.ti() > 0);
+            case 9 -> new Filter(" WHERE b > i * 1000003 AND NOT (si - i < 100)", r -> r.b() != null && r.i() != null
+                    && r.si() != null && r.b() > r.i() * 1000003L && !(r.si() - r.i() < 100));
+            case 10 -> new Filter(" WHERE d * 2 >= f OR i IS NULL", r -> r.i() == null
+                    || (r.d() != null && r.f() != null && r.d() * 2 >= r.f()));
             case 6 -> new Filter(" WHERE NOT flag", r -> Boolean.FALSE.equals(r.flag()));
             default -> new Filter("", r -> true);
         };

@@ -16,6 +16,8 @@ public final class FlussRules {
             TableModifyRule.INSTANCE,
             VectorizedAggregateRule.INSTANCE,
             VectorizedAggregateRule.OVER_PROJECT,
+            VectorizedAggregateRule.OVER_FILTER,
+            VectorizedAggregateRule.OVER_PROJECT_FILTER,
             VectorizedTopNRule.LIMIT_OVER_SORT,
             VectorizedTopNRule.SORT_WITH_FETCH);
 

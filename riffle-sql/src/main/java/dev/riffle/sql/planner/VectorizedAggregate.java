@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.VectorizedAggregateExecutor;
 import java.util.List;
+import java.util.Optional;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
@@ -15,9 +16,10 @@ import org.apache.calcite.rel.type.RelDataType;
  * {@link ReadPlan}), without turning them into rows: the read's columns, and expressions computed
  * from them a batch at a time ({@link VectorExpression}), are aggregated vector by vector
  * ({@link VectorizedAggregateExecutor}), and only the groups become Calcite rows. It stands for
- * {@code Aggregate over [Project over] FlussScan} ({@link VectorizedAggregateRule}); EXPLAIN shows
- * it as {@code VectorizedAggregate}, with the expressions it computes, so where vectorized
- * execution ends is visible:
+ * {@code Aggregate over [Project over] [Filter over] FlussScan} ({@link VectorizedAggregateRule}),
+ * checking a condition the scan did not take on the batches too ({@link VectorCondition}); EXPLAIN
+ * shows it as {@code VectorizedAggregate}, with the condition and the expressions it computes, so
+ * where vectorized execution ends is visible:
  *
  * <pre>{@code
  * EnumerableSort(sort0=[$2], dir0=[DESC])          <- Calcite, row at a time
@@ -25,22 +27,26 @@ import org.apache.calcite.rel.type.RelDataType;
  * }</pre>
  */
 public final class VectorizedAggregate extends VectorizedScanOperator {
+    private final Optional<VectorCondition> residual;
     private final List<VectorExpression> inputs;
     private final AggregatePlan aggregate;
 
     /**
+     * @param residual a condition on the scan's rows it did not take itself, checked on its batches
      * @param inputs the aggregate's input columns, computed from the scan's (its own columns for an
      *     aggregate straight over the scan)
      */
-    VectorizedAggregate(FlussScan scan, List<VectorExpression> inputs, AggregatePlan aggregate, RelDataType rowType,
-            RelTraitSet traits) {
+    VectorizedAggregate(FlussScan scan, Optional<VectorCondition> residual, List<VectorExpression> inputs,
+            AggregatePlan aggregate, RelDataType rowType, RelTraitSet traits) {
         super(scan, traits, rowType);
+        this.residual = requireNonNull(residual, "residual is null");
         this.inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
         this.aggregate = requireNonNull(aggregate, "aggregate is null");
     }
 
     private VectorizedAggregate(VectorizedAggregate other, RelTraitSet traits) {
         super(other, traits);
+        this.residual = other.residual;
         this.inputs = other.inputs;
         this.aggregate = other.aggregate;
     }
@@ -57,7 +63,8 @@ public final class VectorizedAggregate extends VectorizedScanOperator {
     @Override
     protected RelWriter explainOperator(RelWriter pw) {
         List<String> columns = scan().getRowType().getFieldNames();
-        return pw.item("aggregate", aggregate.describe(inputs.stream().map(input -> input.describe(columns)).toList()));
+        return pw.itemIf("filter", residual.map(condition -> condition.describe(columns)).orElse(""), residual.isPresent())
+                .item("aggregate", aggregate.describe(inputs.stream().map(input -> input.describe(columns)).toList()));
     }
 
     @Override
@@ -67,6 +74,6 @@ public final class VectorizedAggregate extends VectorizedScanOperator {
 
     @Override
     protected Object executor() {
-        return new VectorizedAggregateExecutor(flussTable().session(), plan(), inputs, aggregate);
+        return new VectorizedAggregateExecutor(flussTable().session(), plan(), residual, inputs, aggregate);
     }
 }

@@ -7,18 +7,19 @@ import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptRuleOperand;
 import org.apache.calcite.rel.core.Aggregate;
+import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * {@code Aggregate over FlussScan}, and {@code Aggregate over Project over FlussScan}, become a
+ * {@code Aggregate over [Project over] [Filter over] FlussScan} becomes a
  * {@link VectorizedAggregate} when every aggregate function is one the vectorized executor
  * computes exactly as Calcite would ({@link AggregatePlan#of}) and every projected expression is a
  * {@link VectorExpression} (arithmetic such as {@code SUM(price * qty)}, computed per batch).
- * Conditions the scan absorbed are applied by the read on its Arrow batches, so a filtered
- * aggregate is vectorized too; a condition the scan cannot take stays in a Calcite operator
- * between the two, and the aggregate is then Calcite's. The driver property
+ * Conditions the scan absorbed are applied by the read on its Arrow batches; a condition it could
+ * not take ({@code WHERE a + b > 0}: {@code Filter} between the two) is checked on the batches
+ * when it is a {@link VectorCondition}, else the aggregate stays Calcite's. The driver property
  * {@code vectorized=false} leaves every aggregate to Calcite.
  */
 public final class VectorizedAggregateRule extends RelOptRule {
@@ -29,6 +30,12 @@ public final class VectorizedAggregateRule extends RelOptRule {
     public static final VectorizedAggregateRule OVER_PROJECT = new VectorizedAggregateRule(
             operand(Aggregate.class, operand(Project.class, operand(FlussScan.class, none()))),
             "VectorizedAggregateRule:project");
+    public static final VectorizedAggregateRule OVER_FILTER = new VectorizedAggregateRule(
+            operand(Aggregate.class, operand(Filter.class, operand(FlussScan.class, none()))),
+            "VectorizedAggregateRule:filter");
+    public static final VectorizedAggregateRule OVER_PROJECT_FILTER = new VectorizedAggregateRule(
+            operand(Aggregate.class, operand(Project.class, operand(Filter.class, operand(FlussScan.class, none())))),
+            "VectorizedAggregateRule:project-filter");
 
     @SuppressWarnings("deprecation")
     private VectorizedAggregateRule(RelOptRuleOperand operand, String description) {
@@ -46,10 +53,21 @@ public final class VectorizedAggregateRule extends RelOptRule {
         if (plan.isEmpty()) {
             return;
         }
+        Optional<VectorCondition> residual = Optional.empty();
+        Optional<Project> project = Optional.empty();
+        for (int i = 1; i < call.rels.length - 1; i++) {
+            if (call.rel(i) instanceof Filter filter) {
+                residual = VectorCondition.of(filter.getCondition(), filter.getCluster().getRexBuilder());
+                if (residual.isEmpty()) {
+                    return;
+                }
+            } else {
+                project = Optional.of(call.rel(i));
+            }
+        }
         List<VectorExpression> inputs = new ArrayList<>();
-        if (call.rels.length == 3) {
-            Project project = call.rel(1);
-            for (RexNode expression : project.getProjects()) {
+        if (project.isPresent()) {
+            for (RexNode expression : project.get().getProjects()) {
                 Optional<VectorExpression> input = VectorExpression.of(expression);
                 if (input.isEmpty()) {
                     return;
@@ -62,7 +80,7 @@ public final class VectorizedAggregateRule extends RelOptRule {
                 inputs.add(new VectorExpression.Column(i, columns.get(i).getType().getSqlTypeName()));
             }
         }
-        call.transformTo(new VectorizedAggregate(scan, inputs, plan.get(), aggregate.getRowType(),
+        call.transformTo(new VectorizedAggregate(scan, residual, inputs, plan.get(), aggregate.getRowType(),
                 aggregate.getTraitSet()));
     }
 }
