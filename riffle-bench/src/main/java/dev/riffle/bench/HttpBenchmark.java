@@ -420,8 +420,8 @@ public final class HttpBenchmark {
         System.out.printf(Locale.ROOT, "  Java AppendWriter (one writer, flush at end)   %,12.0f rows/s   (%,d rows a round)"
                 + "   rounds %s%n", javaRate, roundRows, rates(javaRates));
         System.out.printf(Locale.ROOT, "  HTTP Arrow IPC, 10,000-row batches             %,12.0f rows/s   ratio %.2fx   "
-                + "(target >= 0.5x; %,d rows a round, %d concurrent clients)   rounds %s%n", arrowRate, arrowRate / javaRate,
-                roundRows, INGEST_CLIENTS, rates(arrowRates));
+                + "(target >= 0.8x, P4; %,d rows a round, %d concurrent clients)   rounds %s%n", arrowRate,
+                arrowRate / javaRate, roundRows, INGEST_CLIENTS, rates(arrowRates));
         System.out.printf(Locale.ROOT, "  HTTP JSON, 1,000-row batches                   %,12.0f rows/s   ratio %.2fx   "
                 + "(%,d rows a round, %d concurrent clients)   rounds %s%n", jsonRate, jsonRate / javaRate,
                 jsonBatches * JSON_BATCH, INGEST_CLIENTS, rates(jsonRates));

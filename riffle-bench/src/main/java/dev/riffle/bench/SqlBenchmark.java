@@ -38,8 +38,9 @@ import org.apache.fluss.types.DataTypes;
  *       handed over as an Arrow C stream; wall time, target ratio at most 3x; both answers are
  *       checked against each other and the generator ({@link GroupByPhase});
  *   <li>{@code ORDER BY v DESC, k LIMIT 10}, {@code SELECT k, count(*), sum(v * 2 - k) ...
- *       GROUP BY k} (an aggregate of a computed value) and {@code ... WHERE v * 10 > k GROUP BY k}
- *       (a condition the scan cannot take), over the same table, vectorized against
+ *       GROUP BY k} (an aggregate of a computed value), {@code ... WHERE v * 10 > k GROUP BY k}
+ *       (a condition the scan cannot take) and a top-N of a computed key over that condition,
+ *       over the same table, vectorized against
  *       {@code vectorized=false} ({@link VectorizedPhase}).
  * </ol>
  *

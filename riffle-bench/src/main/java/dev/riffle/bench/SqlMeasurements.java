@@ -29,6 +29,7 @@ final class SqlMeasurements {
         if (options.runsComputed()) {
             vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.COMPUTED_GROUP_BY));
             vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.RESIDUAL_GROUP_BY));
+            vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.COMPUTED_TOP_N));
         }
         vectorized.forEach(VectorizedPhase::print);
         System.out.printf(Locale.ROOT, "%n==== SqlBenchmark summary (issue 5; measuring JVM -Xmx2g, %d cores; "

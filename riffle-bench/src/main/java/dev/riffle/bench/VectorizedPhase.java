@@ -25,7 +25,9 @@ final class VectorizedPhase {
         COMPUTED_GROUP_BY("computed GROUP BY", "SELECT k, count(*), sum(v * 2 - k) FROM %s GROUP BY k",
                 "VectorizedAggregate", false),
         RESIDUAL_GROUP_BY("residual GROUP BY", "SELECT k, count(*), sum(v) FROM %s WHERE v * 10 > k GROUP BY k",
-                "VectorizedAggregate", false);
+                "VectorizedAggregate", false),
+        COMPUTED_TOP_N("computed top-N", "SELECT k, v FROM %s WHERE v * 10 > k ORDER BY v * 3 - k DESC, k LIMIT 10",
+                "VectorizedTopN", true);
 
         final String label;
         final String sql;

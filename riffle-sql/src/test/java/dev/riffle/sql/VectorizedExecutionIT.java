@@ -106,7 +106,7 @@ class VectorizedExecutionIT {
                     for (int a = 0; a < count; a++) {
                         aggregates.add(aggregate(random));
                     }
-                    Filter filter = filter(random, true);
+                    Filter filter = filter(random);
                     List<String> select = new ArrayList<>(keys);
                     aggregates.forEach(a -> select.add(a.sql()));
                     String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table
@@ -146,6 +146,7 @@ class VectorizedExecutionIT {
         try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false)) {
             Tables.create(vectorized, fluss, db, random);
             int vectorizedPlans = 0;
+            int residualPlans = 0;
             for (String table : List.of("events", "users")) {
                 for (int round = 0; round < 30; round++) {
                     List<String> keys = new ArrayList<>();
@@ -158,19 +159,21 @@ class VectorizedExecutionIT {
                         select.add(computedAggregate(random));
                     }
                     String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table
-                            + filter(random, true).sql()
+                            + filter(random).sql()
                             + (keys.isEmpty() ? "" : " GROUP BY " + String.join(", ", keys));
                     String label = String.format(Locale.ROOT, "%s round %d: %s", table, round, sql);
 
                     String plan = explain(vectorized, sql);
                     if (plan.contains("VectorizedAggregate")) {
                         vectorizedPlans++;
+                        residualPlans += plan.contains("filter=[") ? 1 : 0;
                     }
                     assertThat(explain(rows, sql)).as(label).doesNotContain("VectorizedAggregate");
                     assertThat(answer(vectorized, sql)).as(label + "\nplan:\n" + plan).isEqualTo(answer(rows, sql));
                 }
             }
             assertThat(vectorizedPlans).as("queries planned as VectorizedAggregate").isGreaterThan(25);
+            assertThat(residualPlans).as("of those, with a condition checked on the batches").isGreaterThan(3);
             assertThat(vectorized.unwrap(CalciteConnection.class).getRootSchema().unwrap(FlussRootSchema.class)
                     .session().riffle().allocator().getAllocatedMemory()).as("Arrow memory after the queries")
                     .isZero();
@@ -305,7 +308,7 @@ class VectorizedExecutionIT {
                     }
                     int limit = random.nextInt(10) == 0 ? 5000 : random.nextInt(40);
                     int offset = random.nextInt(4) == 0 ? random.nextInt(30) : -1;
-                    Filter filter = filter(random, false);
+                    Filter filter = filter(random);
                     String sql = "SELECT " + String.join(", ", select) + " FROM " + db + "." + table + filter.sql()
                             + " ORDER BY " + String.join(", ", order) + " LIMIT " + limit
                             + (offset >= 0 ? " OFFSET " + offset : "");
@@ -432,10 +435,12 @@ class VectorizedExecutionIT {
                         .hasMessageContaining("FETCH/LIMIT must be a number of rows >= 0, got -1");
             }
 
-            // An expression as the key is Calcite's to order by.
-            String computed = "SELECT k FROM " + t + " ORDER BY v * -1 LIMIT 1";
-            assertThat(explain(vectorized, computed)).doesNotContain("VectorizedTopN");
+            // A computed key and a condition the scan cannot take are computed on the batches too.
+            String computed = "SELECT k FROM " + t + " WHERE v > w OR w IS NULL ORDER BY v * -1 LIMIT 1";
+            assertThat(explain(vectorized, computed)).contains("VectorizedTopN")
+                    .contains("filter=[(v > CAST(w AS BIGINT)) OR (w IS NULL)]").contains("computes=[[k, v * -1]]");
             assertThat(query(vectorized, computed)).containsExactly("c");
+            assertThat(query(rows, computed)).containsExactly("c");
         }
     }
 
@@ -575,13 +580,9 @@ class VectorizedExecutionIT {
      */
     record Filter(String sql, Predicate<Row> test) {}
 
-    /**
-     * @param computed whether conditions on computed values other than {@code i + ti > 0} may be drawn
-     *     (a top-N over such a condition is Calcite's)
-     */
-    private static Filter filter(Random random, boolean computed) {
+    private static Filter filter(Random random) {
         int i = random.nextInt(40) - 20;
-        return switch (random.nextInt(computed ? 11 : 9)) {
+        return switch (random.nextInt(12)) {
             case 0 -> new Filter(" WHERE i > " + i, r -> r.i() != null && r.i() > i);
             case 1 -> new Filter(" WHERE s IN ('s1', 's2', 's5')",
                     r -> r.s() != null && Set.of("s1", "s2", "s5").contains(r.s()));
@@ -591,6 +592,8 @@ class VectorizedExecutionIT {
             case 5 -> new Filter(" WHERE i + ti > 0", r -> r.i() != null && r.ti() != null && r.i() + r.ti() > 0);
             case 9 -> new Filter(" WHERE b > i * 1000003 AND NOT (si - i < 100)", r -> r.b() != null && r.i() != null
                     && r.si() != null && r.b() > r.i() * 1000003L && !(r.si() - r.i() < 100));
+            case 11 -> new Filter(" WHERE s IS NULL OR i + ti > 0", r -> r.s() == null
+                    || (r.i() != null && r.ti() != null && r.i() + r.ti() > 0));
             case 10 -> new Filter(" WHERE d * 2 >= f OR i IS NULL", r -> r.i() == null
                     || (r.d() != null && r.f() != null && r.d() * 2 >= r.f()));
             case 6 -> new Filter(" WHERE NOT flag", r -> Boolean.FALSE.equals(r.flag()));

@@ -25,7 +25,7 @@ final class HashAggregation {
         }
     }
 
-    /** Folds the first {@code rows} rows of {@code batch}, whose vectors are the scan's output columns in order. */
+    /** Folds the first {@code rows} rows of {@code batch}, whose vectors are the aggregate's input columns in order. */
     void add(VectorSchemaRoot batch, int rows) {
         if (groupOfRow.length < rows) {
             groupOfRow = new int[rows];

@@ -3,6 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.planner.VectorCondition;
+import dev.riffle.sql.planner.VectorExpression;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -53,8 +54,8 @@ final class VectorFilter implements AutoCloseable {
                 kept++;
             }
         }
-        if (kept == rows) {
-            return new Kept(batch, rows);
+        if (kept == rows || kept == 0) {
+            return new Kept(batch, kept);
         }
         List<Field> fields = new ArrayList<>();
         List<FieldVector> vectors = new ArrayList<>();
@@ -122,9 +123,17 @@ final class VectorFilter implements AutoCloseable {
                 truth[row] = holds ? TRUE : FALSE;
             }
         } else if (condition instanceof VectorCondition.NullCheck check) {
-            boolean[] nulls = ExpressionValues.of(check.operand(), batch, rows).nulls();
-            for (int row = 0; row < rows; row++) {
-                truth[row] = nulls[row] != check.negated() ? TRUE : FALSE;
+            // A column of any type is null or not; only a computed operand needs computing.
+            if (check.operand() instanceof VectorExpression.Column column) {
+                FieldVector vector = batch.getVector(column.index());
+                for (int row = 0; row < rows; row++) {
+                    truth[row] = vector.isNull(row) != check.negated() ? TRUE : FALSE;
+                }
+            } else {
+                boolean[] nulls = ExpressionValues.of(check.operand(), batch, rows).nulls();
+                for (int row = 0; row < rows; row++) {
+                    truth[row] = nulls[row] != check.negated() ? TRUE : FALSE;
+                }
             }
         } else if (condition instanceof VectorCondition.Negation negation) {
             byte[] operand = truth(negation.operand(), batch, rows);

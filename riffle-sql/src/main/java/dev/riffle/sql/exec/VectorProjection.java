@@ -47,11 +47,11 @@ final class VectorProjection implements AutoCloseable {
 
     /**
      * The expressions' values over the first {@code rows} rows of {@code batch} (the scan's output
-     * columns in order), one vector per expression; the batch itself when every expression is its
-     * column of the same position.
+     * columns in order), one vector per expression; the batch itself when the expressions are its
+     * columns, all of them, in order.
      */
     VectorSchemaRoot apply(VectorSchemaRoot batch, int rows) {
-        if (identity) {
+        if (identity && batch.getFieldVectors().size() == expressions.size()) {
             return batch;
         }
         releaseComputed();

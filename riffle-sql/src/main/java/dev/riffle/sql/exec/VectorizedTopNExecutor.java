@@ -4,7 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.planner.ReadPlan;
 import dev.riffle.sql.planner.TopNPlan;
+import dev.riffle.sql.planner.VectorizedInput;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
@@ -20,11 +22,14 @@ import org.apache.calcite.linq4j.Linq4j;
  */
 public final class VectorizedTopNExecutor {
     private final FlussSession session;
+    private final VectorizedInput input;
     private final TopNPlan topN;
     private final ScanExecutor scan;
 
-    public VectorizedTopNExecutor(FlussSession session, ReadPlan plan, TopNPlan topN) {
+    /** @param input what the top-N reads from each batch of the read */
+    public VectorizedTopNExecutor(FlussSession session, ReadPlan plan, VectorizedInput input, TopNPlan topN) {
         this.session = requireNonNull(session, "session is null");
+        this.input = requireNonNull(input, "input is null");
         this.topN = requireNonNull(topN, "topN is null");
         this.scan = new ScanExecutor(session, requireNonNull(plan, "plan is null"));
     }
@@ -47,7 +52,10 @@ public final class VectorizedTopNExecutor {
         }
         // Rows are kept as objects: more than Integer.MAX_VALUE of them could not be returned either.
         TopRows top = new TopRows(topN.keys(), Math.min(Integer.MAX_VALUE - 8, saturatedSum(offset, fetch)));
-        scan.forEachBatch(context, session.riffle().allocator(), top::add);
+        BufferAllocator allocator = session.riffle().allocator();
+        try (ComputedBatches inputs = new ComputedBatches(input, allocator)) {
+            scan.forEachBatch(context, allocator, inputs.feeding(top::add));
+        }
         List<Object> rows = top.rows();
         return offset >= rows.size() ? List.of() : rows.subList((int) offset, rows.size());
     }

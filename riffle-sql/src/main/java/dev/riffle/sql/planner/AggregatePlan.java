@@ -16,7 +16,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * Calcite's row-at-a-time operators would ({@link #of(Aggregate)} declines anything else, which
  * then stays with Calcite).
  *
- * @param groupColumns the scan's output columns the rows are grouped by, in output order
+ * @param groupColumns the input columns the rows are grouped by (the scan's, or those computed from them), in output order
  * @param aggregations the aggregates, in output order after the group columns
  */
 public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggregations) {
@@ -40,7 +40,7 @@ public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggreg
     /**
      * One aggregate.
      *
-     * @param argument the scan's output column it reads ({@code -1} for {@code COUNT(*)})
+     * @param argument the input column it reads ({@code -1} for {@code COUNT(*)})
      * @param result the SQL type of the result, which fixes the arithmetic of sums
      */
     public record Aggregation(Function function, int argument, SqlTypeName result) {

@@ -74,7 +74,7 @@ public sealed interface VectorCondition {
     /** Every operand true ({@code AND}), or any ({@code OR}). */
     record Junction(boolean all, List<VectorCondition> operands) implements VectorCondition {
         public Junction {
-            operands = List.copyOf(operands);
+            operands = List.copyOf(requireNonNull(operands, "operands is null"));
         }
 
         @Override

@@ -32,6 +32,9 @@ public sealed interface VectorExpression {
      * Result types of what is computed: {@code TINYINT} and {@code SMALLINT} results are left to
      * Calcite, whose narrowing of an {@code int} result is not the plain Java cast.
      */
+    /** Numeric types, each converting to every later one without failing. */
+    List<SqlTypeName> WIDENING_ORDER = List.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER,
+            SqlTypeName.BIGINT, SqlTypeName.REAL, SqlTypeName.DOUBLE);
     Set<SqlTypeName> COMPUTED = Set.of(SqlTypeName.INTEGER, SqlTypeName.BIGINT, SqlTypeName.REAL, SqlTypeName.FLOAT,
             SqlTypeName.DOUBLE);
 
@@ -220,7 +223,14 @@ public sealed interface VectorExpression {
             // pinned down here (float and double rounding differ), so only integers are taken.
             return Optional.empty();
         }
-        return Optional.of(new Constant(value.doubleValue(), type));
+        long integer;
+        try {
+            integer = value.longValueExact();
+        } catch (ArithmeticException outOfRange) {
+            return Optional.empty();
+        }
+        // Java converts the long constant to the operation's type once: (float) for REAL, (double) else.
+        return Optional.of(new Constant(type == SqlTypeName.REAL ? (double) (float) integer : (double) integer, type));
     }
 
     private static boolean fits(long value, SqlTypeName type) {
@@ -238,8 +248,7 @@ public sealed interface VectorExpression {
      * rounds, as Calcite's generated code does too).
      */
     static boolean widens(SqlTypeName from, SqlTypeName to) {
-        List<SqlTypeName> order = List.of(SqlTypeName.TINYINT, SqlTypeName.SMALLINT, SqlTypeName.INTEGER,
-                SqlTypeName.BIGINT, SqlTypeName.REAL, SqlTypeName.DOUBLE);
+        List<SqlTypeName> order = WIDENING_ORDER;
         SqlTypeName source = from == SqlTypeName.FLOAT ? SqlTypeName.DOUBLE : from;
         SqlTypeName target = to == SqlTypeName.FLOAT ? SqlTypeName.DOUBLE : to;
         return order.contains(source) && order.contains(target) && order.indexOf(target) >= order.indexOf(source);

@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.VectorizedAggregateExecutor;
 import java.util.List;
-import java.util.Optional;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
@@ -27,27 +26,20 @@ import org.apache.calcite.rel.type.RelDataType;
  * }</pre>
  */
 public final class VectorizedAggregate extends VectorizedScanOperator {
-    private final Optional<VectorCondition> residual;
-    private final List<VectorExpression> inputs;
+    private final VectorizedInput input;
     private final AggregatePlan aggregate;
 
-    /**
-     * @param residual a condition on the scan's rows it did not take itself, checked on its batches
-     * @param inputs the aggregate's input columns, computed from the scan's (its own columns for an
-     *     aggregate straight over the scan)
-     */
-    VectorizedAggregate(FlussScan scan, Optional<VectorCondition> residual, List<VectorExpression> inputs,
-            AggregatePlan aggregate, RelDataType rowType, RelTraitSet traits) {
+    /** @param input what the aggregate reads from each batch of the scan */
+    VectorizedAggregate(FlussScan scan, VectorizedInput input, AggregatePlan aggregate, RelDataType rowType,
+            RelTraitSet traits) {
         super(scan, traits, rowType);
-        this.residual = requireNonNull(residual, "residual is null");
-        this.inputs = List.copyOf(requireNonNull(inputs, "inputs is null"));
+        this.input = requireNonNull(input, "input is null");
         this.aggregate = requireNonNull(aggregate, "aggregate is null");
     }
 
     private VectorizedAggregate(VectorizedAggregate other, RelTraitSet traits) {
         super(other, traits);
-        this.residual = other.residual;
-        this.inputs = other.inputs;
+        this.input = other.input;
         this.aggregate = other.aggregate;
     }
 
@@ -63,8 +55,8 @@ public final class VectorizedAggregate extends VectorizedScanOperator {
     @Override
     protected RelWriter explainOperator(RelWriter pw) {
         List<String> columns = scan().getRowType().getFieldNames();
-        return pw.itemIf("filter", residual.map(condition -> condition.describe(columns)).orElse(""), residual.isPresent())
-                .item("aggregate", aggregate.describe(inputs.stream().map(input -> input.describe(columns)).toList()));
+        return explainFilter(pw, input).item("aggregate",
+                aggregate.describe(input.columns().stream().map(column -> column.describe(columns)).toList()));
     }
 
     @Override
@@ -74,6 +66,6 @@ public final class VectorizedAggregate extends VectorizedScanOperator {
 
     @Override
     protected Object executor() {
-        return new VectorizedAggregateExecutor(flussTable().session(), plan(), residual, inputs, aggregate);
+        return new VectorizedAggregateExecutor(flussTable().session(), plan(), input, aggregate);
     }
 }

@@ -6,11 +6,10 @@ import java.util.Optional;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptRuleOperand;
+import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
-import org.apache.calcite.rel.type.RelDataTypeField;
-import org.apache.calcite.rex.RexNode;
 
 /**
  * {@code Aggregate over [Project over] [Filter over] FlussScan} becomes a
@@ -23,23 +22,43 @@ import org.apache.calcite.rex.RexNode;
  * {@code vectorized=false} leaves every aggregate to Calcite.
  */
 public final class VectorizedAggregateRule extends RelOptRule {
+    /** An aggregate straight over the scan. */
     public static final VectorizedAggregateRule INSTANCE = new VectorizedAggregateRule(
             // Calcite's enumerable aggregate: its input is the enumerable subset, where the scan is (a logical
             // aggregate's input subset lists logical operators only).
-            operand(Aggregate.class, operand(FlussScan.class, none())), "VectorizedAggregateRule");
+            aggregateOver(scan()), "VectorizedAggregateRule");
+    /** An aggregate of computed columns. */
     public static final VectorizedAggregateRule OVER_PROJECT = new VectorizedAggregateRule(
-            operand(Aggregate.class, operand(Project.class, operand(FlussScan.class, none()))),
-            "VectorizedAggregateRule:project");
+            aggregateOver(projectOver(scan())), "VectorizedAggregateRule:project");
+    /** An aggregate over a condition the scan did not take. */
     public static final VectorizedAggregateRule OVER_FILTER = new VectorizedAggregateRule(
-            operand(Aggregate.class, operand(Filter.class, operand(FlussScan.class, none()))),
-            "VectorizedAggregateRule:filter");
+            aggregateOver(filterOver(scan())), "VectorizedAggregateRule:filter");
+    /** An aggregate of columns computed from the rows a condition the scan did not take keeps. */
     public static final VectorizedAggregateRule OVER_PROJECT_FILTER = new VectorizedAggregateRule(
-            operand(Aggregate.class, operand(Project.class, operand(Filter.class, operand(FlussScan.class, none())))),
-            "VectorizedAggregateRule:project-filter");
+            aggregateOver(projectOver(filterOver(scan()))), "VectorizedAggregateRule:project-filter");
 
-    @SuppressWarnings("deprecation")
     private VectorizedAggregateRule(RelOptRuleOperand operand, String description) {
         super(operand, description);
+    }
+
+    @SuppressWarnings("deprecation")
+    private static RelOptRuleOperand aggregateOver(RelOptRuleOperand input) {
+        return operand(Aggregate.class, input);
+    }
+
+    @SuppressWarnings("deprecation")
+    private static RelOptRuleOperand projectOver(RelOptRuleOperand input) {
+        return operand(Project.class, input);
+    }
+
+    @SuppressWarnings("deprecation")
+    private static RelOptRuleOperand filterOver(RelOptRuleOperand input) {
+        return operand(Filter.class, input);
+    }
+
+    @SuppressWarnings("deprecation")
+    private static RelOptRuleOperand scan() {
+        return operand(FlussScan.class, none());
     }
 
     @Override
@@ -53,34 +72,15 @@ public final class VectorizedAggregateRule extends RelOptRule {
         if (plan.isEmpty()) {
             return;
         }
-        Optional<VectorCondition> residual = Optional.empty();
-        Optional<Project> project = Optional.empty();
+        List<RelNode> between = new ArrayList<>();
         for (int i = 1; i < call.rels.length - 1; i++) {
-            if (call.rel(i) instanceof Filter filter) {
-                residual = VectorCondition.of(filter.getCondition(), filter.getCluster().getRexBuilder());
-                if (residual.isEmpty()) {
-                    return;
-                }
-            } else {
-                project = Optional.of(call.rel(i));
-            }
+            between.add(call.rel(i));
         }
-        List<VectorExpression> inputs = new ArrayList<>();
-        if (project.isPresent()) {
-            for (RexNode expression : project.get().getProjects()) {
-                Optional<VectorExpression> input = VectorExpression.of(expression);
-                if (input.isEmpty()) {
-                    return;
-                }
-                inputs.add(input.get());
-            }
-        } else {
-            List<RelDataTypeField> columns = scan.getRowType().getFieldList();
-            for (int i = 0; i < columns.size(); i++) {
-                inputs.add(new VectorExpression.Column(i, columns.get(i).getType().getSqlTypeName()));
-            }
+        Optional<VectorizedInput> input = VectorizedInput.between(between, scan);
+        if (input.isEmpty()) {
+            return;
         }
-        call.transformTo(new VectorizedAggregate(scan, residual, inputs, plan.get(), aggregate.getRowType(),
+        call.transformTo(new VectorizedAggregate(scan, input.get(), plan.get(), aggregate.getRowType(),
                 aggregate.getTraitSet()));
     }
 }

@@ -89,6 +89,13 @@ public abstract class VectorizedScanOperator extends AbstractRelNode implements 
                 .item("columns", plan.columns().stream().map(names::get).toList()));
     }
 
+    /** The residual condition the operator checks on the batches, if it has one, on its EXPLAIN line. */
+    protected RelWriter explainFilter(RelWriter pw, VectorizedInput input) {
+        List<String> names = scan.getRowType().getFieldNames();
+        return pw.itemIf("filter", input.residual().map(condition -> condition.describe(names)).orElse(""),
+                input.residual().isPresent());
+    }
+
     /** Adds what the operator computes to its EXPLAIN line. */
     protected abstract RelWriter explainOperator(RelWriter pw);
 

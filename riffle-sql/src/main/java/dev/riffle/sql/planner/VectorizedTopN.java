@@ -8,6 +8,7 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
+import org.apache.calcite.rel.type.RelDataType;
 
 /**
  * {@code ORDER BY ... LIMIT} computed on the Arrow batches of one Fluss read ({@link TopNPlan} over
@@ -23,15 +24,22 @@ import org.apache.calcite.rel.metadata.RelMetadataQuery;
  * }</pre>
  */
 public final class VectorizedTopN extends VectorizedScanOperator {
+    private final VectorizedInput input;
     private final TopNPlan topN;
 
-    VectorizedTopN(FlussScan scan, TopNPlan topN, RelTraitSet sortTraits) {
-        super(scan, sortTraits, scan.getRowType());
+    /**
+     * @param input what the top-N reads from each batch of the scan
+     * @param rowType the sort's row type: the input's columns
+     */
+    VectorizedTopN(FlussScan scan, VectorizedInput input, TopNPlan topN, RelDataType rowType, RelTraitSet sortTraits) {
+        super(scan, sortTraits, rowType);
+        this.input = requireNonNull(input, "input is null");
         this.topN = requireNonNull(topN, "topN is null");
     }
 
     private VectorizedTopN(VectorizedTopN other, RelTraitSet traits) {
         super(other, traits);
+        this.input = other.input;
         this.topN = other.topN;
     }
 
@@ -46,7 +54,11 @@ public final class VectorizedTopN extends VectorizedScanOperator {
 
     @Override
     protected RelWriter explainOperator(RelWriter pw) {
-        return pw.item("topN", topN.describe(getRowType().getFieldNames()));
+        List<String> columns = scan().getRowType().getFieldNames();
+        return explainFilter(pw, input)
+                .itemIf("computes", input.columns().stream().map(column -> column.describe(columns)).toList(),
+                        !input.scanColumns())
+                .item("topN", topN.describe(getRowType().getFieldNames()));
     }
 
     @Override
@@ -57,6 +69,6 @@ public final class VectorizedTopN extends VectorizedScanOperator {
 
     @Override
     protected Object executor() {
-        return new VectorizedTopNExecutor(flussTable().session(), plan(), topN);
+        return new VectorizedTopNExecutor(flussTable().session(), plan(), input, topN);
     }
 }

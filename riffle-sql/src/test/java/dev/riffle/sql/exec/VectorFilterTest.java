@@ -30,6 +30,7 @@ class VectorFilterTest {
     void keepsOnlyRowsWhereTheConditionIsTrue() {
         // a:    1,    2, null,    4,    5
         // b:    1, null,    3,    0,    9
+        // name: s0,  s1, null,   s3,   s4
         Integer[] a = {1, 2, null, 4, 5};
         Integer[] b = {1, null, 3, 0, 9};
         try (BufferAllocator allocator = new RootAllocator(); VectorSchemaRoot batch = batch(allocator, a, b)) {
@@ -48,6 +49,11 @@ class VectorFilterTest {
             assertThat(kept(allocator, batch, new Junction(true, List.of(
                     new Comparison(Comparator.GE, A, new Constant(1L, SqlTypeName.INTEGER), SqlTypeName.INTEGER),
                     new NullCheck(A, true))))).containsExactly("1:s0", "2:s1", "4:s3", "5:s4");
+            // A string column is null or not, though nothing computes with strings.
+            assertThat(kept(allocator, batch, new Junction(false, List.of(
+                    new NullCheck(new Column(2, SqlTypeName.VARCHAR), false),
+                    new Comparison(Comparator.GT, A, new Constant(4L, SqlTypeName.INTEGER), SqlTypeName.INTEGER)))))
+                    .containsExactly("null:null", "5:s4");
             assertThat(allocator.getAllocatedMemory()).as("copies freed").isEqualTo(batchBytes);
         }
     }
@@ -64,7 +70,7 @@ class VectorFilterTest {
         return rows;
     }
 
-    /** Columns a and b (INT, nulls where given) and a name {@code s<row>}. */
+    /** Columns a and b (INT, nulls where given) and a name {@code s<row>}, null in row 2. */
     private static VectorSchemaRoot batch(BufferAllocator allocator, Integer[] a, Integer[] b) {
         IntVector first = new IntVector("a", allocator);
         IntVector second = new IntVector("b", allocator);
@@ -79,7 +85,9 @@ class VectorFilterTest {
             if (b[row] != null) {
                 second.set(row, b[row]);
             }
-            names.set(row, ("s" + row).getBytes(StandardCharsets.UTF_8));
+            if (row != 2) {
+                names.set(row, ("s" + row).getBytes(StandardCharsets.UTF_8));
+            }
         }
         VectorSchemaRoot root = VectorSchemaRoot.of(first, second, names);
         root.setRowCount(a.length);

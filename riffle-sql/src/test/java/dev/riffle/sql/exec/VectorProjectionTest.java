@@ -41,7 +41,11 @@ class VectorProjectionTest {
                     new Arithmetic(Operator.TIMES, B, new Widening(I, SqlTypeName.BIGINT), SqlTypeName.BIGINT),
                     new Arithmetic(Operator.PLUS, F, new Widening(I, SqlTypeName.REAL), SqlTypeName.REAL),
                     new Negation(B, SqlTypeName.BIGINT),
-                    new Column(1, SqlTypeName.BIGINT));
+                    new Column(1, SqlTypeName.BIGINT),
+                    // Rounded to float after each operation, not once at the end: (0.1f + 2^31 - 1) - (2^31 - 1) is 0.
+                    new Arithmetic(Operator.MINUS,
+                            new Arithmetic(Operator.PLUS, F, new Widening(I, SqlTypeName.REAL), SqlTypeName.REAL),
+                            new Widening(I, SqlTypeName.REAL), SqlTypeName.REAL));
             try (VectorProjection projection = new VectorProjection(expressions, allocator)) {
                 VectorSchemaRoot out = projection.apply(batch, 4);
                 List<Object> sums = values(out.getVector(0));
@@ -53,6 +57,9 @@ class VectorProjectionTest {
                 assertThat(values(out.getVector(3))).containsExactly(0.1f + (float) Integer.MAX_VALUE,
                         16_777_216f + (float) -7, -2.5f + (float) 46_341, null);
                 assertThat(values(out.getVector(4))).containsExactly(-1L, -Long.MAX_VALUE, -3_000_000_000L, -5L);
+                assertThat(values(out.getVector(6))).containsExactly((0.1f + (float) Integer.MAX_VALUE) - (float) Integer.MAX_VALUE,
+                        (16_777_216f + (float) -7) - (float) -7, (-2.5f + (float) 46_341) - (float) 46_341, null);
+                assertThat(values(out.getVector(6)).get(0)).as("not the exact 0.1").isEqualTo(0.0f);
                 // A column is the batch's own vector, not a copy.
                 assertThat(out.getVector(5)).isSameAs(batch.getVector(1));
                 // Only the first rows belong to the result when a limit ends inside the batch.
