@@ -21,6 +21,7 @@ import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
@@ -194,7 +195,7 @@ public final class LakeBenchmark {
 
     /** A system property of the form {@code k=v,k=v} as a map (empty when the property is not set). */
     private static Map<String, String> keyValues(String property) {
-        Map<String, String> values = new java.util.LinkedHashMap<>();
+        Map<String, String> values = new LinkedHashMap<>();
         for (String kv : System.getProperty(property, "").split(",")) {
             if (!kv.isBlank()) {
                 values.put(kv.substring(0, kv.indexOf('=')), kv.substring(kv.indexOf('=') + 1));

@@ -3,6 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.planner.VectorExpression;
+import dev.riffle.sql.planner.VectorizedInput;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
@@ -38,11 +39,7 @@ final class VectorProjection implements AutoCloseable {
     VectorProjection(List<VectorExpression> expressions, BufferAllocator allocator) {
         this.expressions = List.copyOf(requireNonNull(expressions, "expressions is null"));
         this.allocator = requireNonNull(allocator, "allocator is null");
-        boolean columnsInOrder = true;
-        for (int i = 0; i < this.expressions.size(); i++) {
-            columnsInOrder &= this.expressions.get(i) instanceof VectorExpression.Column column && column.index() == i;
-        }
-        this.identity = columnsInOrder;
+        this.identity = VectorizedInput.scanColumnsInOrder(this.expressions);
     }
 
     /**

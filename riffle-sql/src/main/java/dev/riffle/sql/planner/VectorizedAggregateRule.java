@@ -1,15 +1,11 @@
 package dev.riffle.sql.planner;
 
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.plan.RelOptRuleOperand;
-import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
-import org.apache.calcite.rel.core.Filter;
-import org.apache.calcite.rel.core.Project;
 
 /**
  * {@code Aggregate over [Project over] [Filter over] FlussScan} becomes a
@@ -22,20 +18,16 @@ import org.apache.calcite.rel.core.Project;
  * {@code vectorized=false} leaves every aggregate to Calcite.
  */
 public final class VectorizedAggregateRule extends RelOptRule {
-    /** An aggregate straight over the scan. */
-    public static final VectorizedAggregateRule INSTANCE = new VectorizedAggregateRule(
+    /**
+     * One rule per input shape ({@link VectorizedInput#shapes}): straight over the scan, over
+     * computed columns, over a condition the scan did not take, over both.
+     */
+    public static final List<VectorizedAggregateRule> RULES = VectorizedInput.shapes().stream()
             // Calcite's enumerable aggregate: its input is the enumerable subset, where the scan is (a logical
             // aggregate's input subset lists logical operators only).
-            aggregateOver(scan()), "VectorizedAggregateRule");
-    /** An aggregate of computed columns. */
-    public static final VectorizedAggregateRule OVER_PROJECT = new VectorizedAggregateRule(
-            aggregateOver(projectOver(scan())), "VectorizedAggregateRule:project");
-    /** An aggregate over a condition the scan did not take. */
-    public static final VectorizedAggregateRule OVER_FILTER = new VectorizedAggregateRule(
-            aggregateOver(filterOver(scan())), "VectorizedAggregateRule:filter");
-    /** An aggregate of columns computed from the rows a condition the scan did not take keeps. */
-    public static final VectorizedAggregateRule OVER_PROJECT_FILTER = new VectorizedAggregateRule(
-            aggregateOver(projectOver(filterOver(scan()))), "VectorizedAggregateRule:project-filter");
+            .map(shape -> new VectorizedAggregateRule(aggregateOver(shape.operand()),
+                    "VectorizedAggregateRule(" + shape.name() + ")"))
+            .toList();
 
     private VectorizedAggregateRule(RelOptRuleOperand operand, String description) {
         super(operand, description);
@@ -44,21 +36,6 @@ public final class VectorizedAggregateRule extends RelOptRule {
     @SuppressWarnings("deprecation")
     private static RelOptRuleOperand aggregateOver(RelOptRuleOperand input) {
         return operand(Aggregate.class, input);
-    }
-
-    @SuppressWarnings("deprecation")
-    private static RelOptRuleOperand projectOver(RelOptRuleOperand input) {
-        return operand(Project.class, input);
-    }
-
-    @SuppressWarnings("deprecation")
-    private static RelOptRuleOperand filterOver(RelOptRuleOperand input) {
-        return operand(Filter.class, input);
-    }
-
-    @SuppressWarnings("deprecation")
-    private static RelOptRuleOperand scan() {
-        return operand(FlussScan.class, none());
     }
 
     @Override
@@ -72,11 +49,7 @@ public final class VectorizedAggregateRule extends RelOptRule {
         if (plan.isEmpty()) {
             return;
         }
-        List<RelNode> between = new ArrayList<>();
-        for (int i = 1; i < call.rels.length - 1; i++) {
-            between.add(call.rel(i));
-        }
-        Optional<VectorizedInput> input = VectorizedInput.between(between, scan);
+        Optional<VectorizedInput> input = VectorizedInput.of(call, 1);
         if (input.isEmpty()) {
             return;
         }

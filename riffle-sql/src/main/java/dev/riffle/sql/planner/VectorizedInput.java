@@ -5,6 +5,9 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import org.apache.calcite.plan.RelOptRule;
+import org.apache.calcite.plan.RelOptRuleCall;
+import org.apache.calcite.plan.RelOptRuleOperand;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Filter;
 import org.apache.calcite.rel.core.Project;
@@ -73,11 +76,50 @@ public record VectorizedInput(Optional<VectorCondition> residual, List<VectorExp
 
     /** Whether the columns are the scan's own, in order. */
     public boolean scanColumns() {
+        return scanColumnsInOrder(columns);
+    }
+
+    /** Whether {@code columns} are the scan's columns {@code 0, 1, ...} as they are. */
+    public static boolean scanColumnsInOrder(List<VectorExpression> columns) {
         for (int i = 0; i < columns.size(); i++) {
             if (!(columns.get(i) instanceof VectorExpression.Column column) || column.index() != i) {
                 return false;
             }
         }
         return true;
+    }
+
+    /**
+     * The input of the operator a rule matched: the rels of {@code call} from {@code first} up to
+     * the scan, which is the last.
+     */
+    static Optional<VectorizedInput> of(RelOptRuleCall call, int first) {
+        List<RelNode> between = new ArrayList<>();
+        for (int i = first; i < call.rels.length - 1; i++) {
+            between.add(call.rel(i));
+        }
+        return between(between, call.rel(call.rels.length - 1));
+    }
+
+    /** One operand tree a rule can match under its operator, and its name for the rule's description. */
+    record Shape(String name, RelOptRuleOperand operand) {}
+
+    /**
+     * The inputs a vectorized operator is matched over: the scan, a projection of it, a condition
+     * over it, a projection of such a condition. New operands each call (a rule owns its operands).
+     */
+    @SuppressWarnings("deprecation")
+    static List<Shape> shapes() {
+        return List.of(
+                new Shape("scan", scan()),
+                new Shape("project", RelOptRule.operand(Project.class, scan())),
+                new Shape("filter", RelOptRule.operand(Filter.class, scan())),
+                new Shape("project over filter",
+                        RelOptRule.operand(Project.class, RelOptRule.operand(Filter.class, scan()))));
+    }
+
+    @SuppressWarnings("deprecation")
+    private static RelOptRuleOperand scan() {
+        return RelOptRule.operand(FlussScan.class, RelOptRule.none());
     }
 }
