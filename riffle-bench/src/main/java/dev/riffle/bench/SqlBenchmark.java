@@ -39,8 +39,9 @@ import org.apache.fluss.types.DataTypes;
  *       checked against each other and the generator ({@link GroupByPhase});
  *   <li>{@code ORDER BY v DESC, k LIMIT 10}, {@code SELECT k, count(*), sum(v * 2 - k) ...
  *       GROUP BY k} (an aggregate of a computed value), {@code ... WHERE v * 10 > k GROUP BY k}
- *       (a condition the scan cannot take) and a top-N of a computed key over that condition,
- *       over the same table, vectorized against
+ *       (a condition the scan cannot take), a top-N of a computed key over that condition,
+ *       {@code SELECT tag, count(DISTINCT k) ... GROUP BY tag} and {@code COUNT(DISTINCT)} beside
+ *       other aggregates over a pushed filter, over the same table, vectorized against
  *       {@code vectorized=false} ({@link VectorizedPhase}).
  * </ol>
  *
@@ -86,7 +87,7 @@ public final class SqlBenchmark {
                 if (options.runsLookups()) {
                     loadKv(connection, options.keys());
                 }
-                if (options.runsGroupBy() || options.runsTopN() || options.runsComputed()) {
+                if (options.runsGroupBy() || options.runsTopN() || options.runsComputed() || options.runsDistinct()) {
                     loadEvents(connection, options.rows(), options.groups());
                 }
             }

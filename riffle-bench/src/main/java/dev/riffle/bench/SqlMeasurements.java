@@ -31,6 +31,10 @@ final class SqlMeasurements {
             vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.RESIDUAL_GROUP_BY));
             vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.COMPUTED_TOP_N));
         }
+        if (options.runsDistinct()) {
+            vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.COUNT_DISTINCT));
+            vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.MIXED_DISTINCT));
+        }
         vectorized.forEach(VectorizedPhase::print);
         System.out.printf(Locale.ROOT, "%n==== SqlBenchmark summary (issue 5; measuring JVM -Xmx2g, %d cores; "
                 + "same run, same cluster) ====%n", Runtime.getRuntime().availableProcessors());

@@ -14,13 +14,13 @@ import java.util.Optional;
  * @param lookups measured point queries per side
  * @param rounds measured GROUP BY rounds per side (after one warm-up round)
  * @param lookupBatchTimeout {@code client.lookup.batch-timeout} on both sides of the point queries
- * @param only {@code lookup}, {@code groupby}, {@code topn} or {@code computed} to run one part, empty for all
+ * @param only {@code lookup}, {@code groupby}, {@code topn}, {@code computed} or {@code distinct} to run one part, empty for all
  * @param jfr a JFR file: extra Riffle SQL GROUP BY rounds, and only those, are recorded into it
  */
 record SqlOptions(int rows, int groups, int keys, int lookups, int rounds, String lookupBatchTimeout,
         Optional<String> only, Optional<String> jfr) {
     static final String USAGE = "SqlBenchmark [ROWS] [--rows N] [--groups N] [--keys N] [--lookups N] [--rounds N]"
-            + " [--lookup-batch-timeout 100micros] [--only lookup|groupby|topn|computed] [--jfr FILE]";
+            + " [--lookup-batch-timeout 100micros] [--only lookup|groupby|topn|computed|distinct] [--jfr FILE]";
 
     static SqlOptions parse(String[] args) {
         List<String> values = new ArrayList<>();
@@ -56,8 +56,9 @@ record SqlOptions(int rows, int groups, int keys, int lookups, int rounds, Strin
                 case "--rounds" -> rounds = Integer.parseInt(value);
                 case "--lookup-batch-timeout" -> timeout = value;
                 case "--only" -> {
-                    if (!List.of("lookup", "groupby", "topn", "computed").contains(value)) {
-                        throw new IllegalArgumentException("--only takes lookup, groupby, topn or computed, got " + value);
+                    if (!List.of("lookup", "groupby", "topn", "computed", "distinct").contains(value)) {
+                        throw new IllegalArgumentException("--only takes lookup, groupby, topn, computed or distinct, got "
+                                + value);
                     }
                     only = Optional.of(value);
                 }
@@ -89,6 +90,10 @@ record SqlOptions(int rows, int groups, int keys, int lookups, int rounds, Strin
 
     boolean runsComputed() {
         return only.isEmpty() || only.get().equals("computed");
+    }
+
+    boolean runsDistinct() {
+        return only.isEmpty() || only.get().equals("distinct");
     }
 
     /** The options again as arguments, for the measuring JVM. */

@@ -13,8 +13,9 @@ import java.util.StringJoiner;
 /**
  * {@link SqlBenchmark}'s vectorized operators against Calcite's row-at-a-time ones, one
  * {@link Query} at a time over the whole log table through the {@code jdbc:riffle:} driver:
- * vectorized ({@code VectorizedTopN}, {@code VectorizedAggregate} computing its argument, or
- * checking a condition the scan cannot take, on the read's Arrow batches) against the same driver with {@code vectorized=false} (Calcite's operators
+ * vectorized ({@code VectorizedTopN}, {@code VectorizedAggregate} computing its argument,
+ * checking a condition the scan cannot take, or counting distinct values beside other aggregates,
+ * on the read's Arrow batches) against the same driver with {@code vectorized=false} (Calcite's operators
  * over {@code Object[]} rows). Both read from Fluss every time; the sides alternate each round
  * after one unmeasured round of each, and their answers must be equal.
  */
@@ -27,7 +28,12 @@ final class VectorizedPhase {
         RESIDUAL_GROUP_BY("residual GROUP BY", "SELECT k, count(*), sum(v) FROM %s WHERE v * 10 > k GROUP BY k",
                 "VectorizedAggregate", false),
         COMPUTED_TOP_N("computed top-N", "SELECT k, v FROM %s WHERE v * 10 > k ORDER BY v * 3 - k DESC, k LIMIT 10",
-                "VectorizedTopN", true);
+                "VectorizedTopN", true),
+        // tag = i % 100 and k = i % groups: 100 groups of (groups / 100) distinct keys each.
+        COUNT_DISTINCT("COUNT DISTINCT", "SELECT tag, count(DISTINCT k) FROM %s GROUP BY tag", "VectorizedAggregate",
+                false),
+        MIXED_DISTINCT("mixed DISTINCT", "SELECT tag, count(DISTINCT k), count(*), max(v) FROM %s WHERE v > 100 GROUP BY tag",
+                "VectorizedAggregate", false);
 
         final String label;
         final String sql;

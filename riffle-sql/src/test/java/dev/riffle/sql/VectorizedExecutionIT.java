@@ -61,6 +61,8 @@ class VectorizedExecutionIT {
     private static final String COLUMNS = "id INT, ti TINYINT, si SMALLINT, i INT, b BIGINT, f FLOAT, d DOUBLE,"
             + " amt DECIMAL(12, 2), s STRING, flag BOOLEAN, dt DATE, ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(6)";
     private static final List<String> KEYS = List.of("ti", "si", "i", "b", "amt", "s", "flag", "dt", "ts", "ltz");
+    /** Values of {@code s}: group keys that are empty, share prefixes or take several UTF-8 bytes. */
+    private static final String[] STRINGS = {"s0", "s1", "s2", "", "s10", "s5", "é", "日本語"};
     /** Keys the Java oracle renders as JDBC does. */
     private static final Set<String> ORACLE_KEYS = Set.of("ti", "si", "i", "b", "s", "flag");
 
@@ -94,6 +96,7 @@ class VectorizedExecutionIT {
         try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false)) {
             Tables tables = Tables.create(vectorized, fluss, db, random);
             int vectorizedPlans = 0;
+            int mixedDistinctPlans = 0;
             int errors = 0;
             for (String table : List.of("events", "users")) {
                 List<Row> content = tables.content(table);
@@ -116,6 +119,7 @@ class VectorizedExecutionIT {
                     String plan = explain(vectorized, sql);
                     if (plan.contains("VectorizedAggregate")) {
                         vectorizedPlans++;
+                        mixedDistinctPlans += plan.contains("COUNT(DISTINCT ") && count > 1 ? 1 : 0;
                     }
                     assertThat(explain(rows, sql)).as(label).doesNotContain("VectorizedAggregate");
                     List<String> answer = answer(vectorized, sql);
@@ -131,6 +135,8 @@ class VectorizedExecutionIT {
                 }
             }
             assertThat(vectorizedPlans).as("queries planned as VectorizedAggregate").isGreaterThan(30);
+            assertThat(mixedDistinctPlans).as("VectorizedAggregates counting DISTINCT beside other aggregates")
+                    .isGreaterThan(5);
             assertThat(errors).as("queries whose SMALLINT or TINYINT sum is out of range").isBetween(1, 25);
             assertThat(vectorized.unwrap(CalciteConnection.class).getRootSchema().unwrap(FlussRootSchema.class)
                     .session().riffle().allocator().getAllocatedMemory()).as("Arrow memory after the queries")
@@ -389,6 +395,23 @@ class VectorizedExecutionIT {
                     .doesNotContain("VectorizedAggregate");
             assertThat(sorted(query(vectorized, function))).containsExactly("a|3", "b|5", "c|null");
 
+            // COUNT(DISTINCT) beside other aggregates, over the scan that took the filter and the columns
+            // (Calcite's own plan expands it into grouping sets).
+            String distinct = "SELECT k, count(DISTINCT v), count(*), max(w) FROM " + db + ".t WHERE w > 1 GROUP BY k";
+            assertThat(explain(vectorized, distinct)).contains("VectorizedAggregate").contains("LogScan[w > 1]")
+                    .contains("columns=[[k, v, w]]").contains("aggregates [COUNT(DISTINCT v), COUNT(*), MAX(w)]")
+                    .doesNotContain("EnumerableAggregate");
+            assertThat(sorted(query(vectorized, distinct))).containsExactly("a|1|1|2", "b|1|1|3", "c|0|1|4");
+            assertThat(explain(rows, distinct)).contains("groups=[[");
+            assertThat(sorted(query(rows, distinct))).containsExactly("a|1|1|2", "b|1|1|3", "c|0|1|4");
+            String fewerColumns = "SELECT count(DISTINCT k), sum(v) FROM " + db + ".t WHERE w > 1";
+            assertThat(explain(vectorized, fewerColumns)).contains("VectorizedAggregate").contains("columns=[[k, v]]");
+            assertThat(query(vectorized, fewerColumns)).containsExactly("3|7");
+            // SUM(DISTINCT) is Calcite's.
+            String sumDistinct = "SELECT sum(DISTINCT w), count(*) FROM " + db + ".t";
+            assertThat(explain(vectorized, sumDistinct)).doesNotContain("VectorizedAggregate");
+            assertThat(query(vectorized, sumDistinct)).containsExactly("10|4");
+
             // No GROUP BY over no row is still one row.
             assertThat(query(vectorized, "SELECT count(*), sum(v), min(k) FROM " + db + ".t WHERE w > 100"))
                     .containsExactly("0|null|null");
@@ -482,7 +505,7 @@ class VectorizedExecutionIT {
                 nullOr(random, (random.nextInt(800) - 400) / 4f),
                 nullOr(random, (random.nextInt(8000) - 4000) / 4d),
                 nullOr(random, BigDecimal.valueOf(random.nextInt(200_000) - 100_000, 2)),
-                nullOr(random, "s" + random.nextInt(8)),
+                nullOr(random, STRINGS[random.nextInt(STRINGS.length)]),
                 nullOr(random, random.nextBoolean()),
                 nullOr(random, LocalDate.of(2024, 1, 1).plusDays(random.nextInt(12) - 4)),
                 nullOr(random, String.format(Locale.ROOT, "1969-12-31 23:59:%02d.%03d", random.nextInt(4),

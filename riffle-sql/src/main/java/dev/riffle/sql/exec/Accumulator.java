@@ -104,8 +104,15 @@ abstract class Accumulator {
         }
     }
 
+    /**
+     * Distinct non-null values per group: integer columns by their primitive value in one table of
+     * {@code (group, value)} pairs, without an object per row; other columns as Calcite values in a
+     * set per group, whose equality is the one Calcite's own aggregate uses.
+     */
     private static final class CountDistinct extends Accumulator {
         private final int argument;
+        private long[] counts = new long[0];
+        private final GroupValueSet integers = new GroupValueSet();
         private Set<?>[] values = new Set<?>[0];
 
         CountDistinct(int argument) {
@@ -114,8 +121,10 @@ abstract class Accumulator {
 
         @Override
         void ensure(int groups) {
-            if (values.length < groups) {
-                values = Arrays.copyOf(values, Math.max(groups, values.length * 2));
+            if (counts.length < groups) {
+                int size = Math.max(groups, counts.length * 2);
+                counts = Arrays.copyOf(counts, size);
+                values = Arrays.copyOf(values, size);
             }
         }
 
@@ -123,6 +132,14 @@ abstract class Accumulator {
         @SuppressWarnings("unchecked")
         void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
             FieldVector vector = batch.getVector(argument);
+            if (GroupNumbers.integers(vector)) {
+                for (int row = 0; row < rows; row++) {
+                    if (!vector.isNull(row) && integers.add(groupOfRow[row], GroupNumbers.integer(vector, row))) {
+                        counts[groupOfRow[row]]++;
+                    }
+                }
+                return;
+            }
             CalciteColumn column = CalciteColumn.of(vector);
             for (int row = 0; row < rows; row++) {
                 if (!vector.isNull(row)) {
@@ -130,14 +147,16 @@ abstract class Accumulator {
                     if (values[group] == null) {
                         values[group] = new HashSet<>();
                     }
-                    ((Set<Object>) values[group]).add(column.get(row));
+                    if (((Set<Object>) values[group]).add(column.get(row))) {
+                        counts[group]++;
+                    }
                 }
             }
         }
 
         @Override
         Object result(int group) {
-            return values[group] == null ? 0L : (long) values[group].size();
+            return counts[group];
         }
     }
 
@@ -325,10 +344,16 @@ abstract class Accumulator {
     }
 
     /** MIN or MAX: the first of the least (greatest) values, as Calcite keeps it. */
+    /**
+     * Minimum or maximum. Integer columns compare their primitive values (as Calcite's values of
+     * those types compare) and box a value only when it becomes a group's best.
+     */
     private static final class Extreme extends Accumulator {
         private final int argument;
         private final boolean least;
         private Object[] best = new Object[0];
+        /** The primitive value of {@code best} when the column holds integers. */
+        private long[] bestInteger = new long[0];
 
         Extreme(int argument, boolean least) {
             this.argument = argument;
@@ -338,7 +363,9 @@ abstract class Accumulator {
         @Override
         void ensure(int groups) {
             if (best.length < groups) {
-                best = Arrays.copyOf(best, Math.max(groups, best.length * 2));
+                int size = Math.max(groups, best.length * 2);
+                best = Arrays.copyOf(best, size);
+                bestInteger = Arrays.copyOf(bestInteger, size);
             }
         }
 
@@ -347,6 +374,20 @@ abstract class Accumulator {
         void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
             FieldVector vector = batch.getVector(argument);
             CalciteColumn column = CalciteColumn.of(vector);
+            if (GroupNumbers.integers(vector)) {
+                for (int row = 0; row < rows; row++) {
+                    if (vector.isNull(row)) {
+                        continue;
+                    }
+                    int group = groupOfRow[row];
+                    long value = GroupNumbers.integer(vector, row);
+                    if (best[group] == null || (least ? value < bestInteger[group] : value > bestInteger[group])) {
+                        best[group] = column.get(row);
+                        bestInteger[group] = value;
+                    }
+                }
+                return;
+            }
             for (int row = 0; row < rows; row++) {
                 if (vector.isNull(row)) {
                     continue;

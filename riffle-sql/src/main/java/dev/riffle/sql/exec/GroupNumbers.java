@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -11,12 +12,14 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Numbers the groups of a hash aggregate (0, 1, 2, ... in order of first appearance) and keeps
  * each group's key values as Calcite values. Groups of one integer-typed column are found by the
- * primitive value in an open-addressing table, without an object per row; other keys go through
+ * primitive value in an open-addressing table, and of one string column by its UTF-8 bytes in the
+ * vector, without an object per row; other keys go through
  * Calcite's values in a hash map, whose equality is the one Calcite's own aggregate uses.
  */
 abstract class GroupNumbers {
@@ -59,9 +62,15 @@ abstract class GroupNumbers {
         private final List<Object> keys = new ArrayList<>();
         private final Map<Object, Integer> byValue = new HashMap<>();
         private final LongGroupTable byInteger = new LongGroupTable();
+        private final BytesGroupTable byBytes = new BytesGroupTable();
         private int nullGroup = -1;
-        /** Whether groups are found by primitive value: decided by the first batch, kept for the read. */
-        private Boolean byPrimitive;
+        /**
+         * How groups are found: decided by the first batch and kept for the read, so that a key
+         * gets one group even if later batches come in other vector types.
+         */
+        private Lookup lookup;
+
+        private enum Lookup { INTEGER, UTF8, VALUE }
 
         OneColumn(int column) {
             this.column = column;
@@ -71,10 +80,28 @@ abstract class GroupNumbers {
         void number(VectorSchemaRoot batch, int rows, int[] groupOfRow) {
             FieldVector vector = batch.getVector(column);
             CalciteColumn values = CalciteColumn.of(vector);
-            if (byPrimitive == null) {
-                byPrimitive = integers(vector);
+            if (lookup == null) {
+                lookup = integers(vector) ? Lookup.INTEGER : vector instanceof VarCharVector ? Lookup.UTF8 : Lookup.VALUE;
             }
-            if (!byPrimitive) {
+            if (lookup == Lookup.UTF8) {
+                VarCharVector strings = vector instanceof VarCharVector v ? v : null;
+                for (int row = 0; row < rows; row++) {
+                    if (vector.isNull(row)) {
+                        groupOfRow[row] = nullGroup();
+                        continue;
+                    }
+                    int group = strings != null ? byBytes.get(strings, row)
+                            : byBytes.get(((String) values.get(row)).getBytes(StandardCharsets.UTF_8));
+                    if (group < 0) {
+                        group = keys.size();
+                        keys.add(values.get(row));
+                        byBytes.put(group);
+                    }
+                    groupOfRow[row] = group;
+                }
+                return;
+            }
+            if (lookup == Lookup.VALUE) {
                 for (int row = 0; row < rows; row++) {
                     Object value = values.get(row);
                     Integer group = byValue.get(value);
@@ -90,11 +117,7 @@ abstract class GroupNumbers {
             boolean primitive = integers(vector);
             for (int row = 0; row < rows; row++) {
                 if (vector.isNull(row)) {
-                    if (nullGroup < 0) {
-                        nullGroup = keys.size();
-                        keys.add(null);
-                    }
-                    groupOfRow[row] = nullGroup;
+                    groupOfRow[row] = nullGroup();
                     continue;
                 }
                 long key = primitive ? integer(vector, row) : ((Number) values.get(row)).longValue();
@@ -106,6 +129,14 @@ abstract class GroupNumbers {
                 }
                 groupOfRow[row] = group;
             }
+        }
+
+        private int nullGroup() {
+            if (nullGroup < 0) {
+                nullGroup = keys.size();
+                keys.add(null);
+            }
+            return nullGroup;
         }
 
         @Override

@@ -5,7 +5,11 @@ import java.util.stream.Stream;
 import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.plan.RelOptRule;
 
-/** Riffle's access-path rules, one per path, and the vectorized aggregate's and top-N's; registered by every {@link FlussScan}. */
+/**
+ * Riffle's access-path rules, one per path, and the vectorized aggregate's (with the candidate that
+ * lets it see {@code DISTINCT} aggregates over pushed scans) and top-N's; registered by every
+ * {@link FlussScan}.
+ */
 public final class FlussRules {
     public static final List<RelOptRule> RULES = Stream.of(
             Stream.<RelOptRule>of(
@@ -15,7 +19,8 @@ public final class FlussRules {
                     FilterPushdownRule.INSTANCE,
                     ProjectPushdownRule.PROJECT,
                     ProjectPushdownRule.PROJECT_FILTER,
-                    TableModifyRule.INSTANCE),
+                    TableModifyRule.INSTANCE,
+                    DistinctAggregateCandidateRule.INSTANCE),
             VectorizedAggregateRule.RULES.stream(),
             VectorizedTopNRule.RULES.stream())
             .<RelOptRule>flatMap(rules -> rules).toList();
