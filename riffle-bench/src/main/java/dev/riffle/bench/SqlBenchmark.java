@@ -40,8 +40,9 @@ import org.apache.fluss.types.DataTypes;
  *   <li>{@code ORDER BY v DESC, k LIMIT 10}, {@code SELECT k, count(*), sum(v * 2 - k) ...
  *       GROUP BY k} (an aggregate of a computed value), {@code ... WHERE v * 10 > k GROUP BY k}
  *       (a condition the scan cannot take), a top-N of a computed key over that condition,
- *       {@code SELECT tag, count(DISTINCT k) ... GROUP BY tag} and {@code COUNT(DISTINCT)} beside
- *       other aggregates over a pushed filter, over the same table, vectorized against
+ *       {@code SELECT tag, count(DISTINCT k) ... GROUP BY tag}, {@code COUNT(DISTINCT)} beside
+ *       other aggregates over a pushed filter and {@code GROUP BY tag, k} (the last three with
+ *       {@code --only distinct}), over the same table, vectorized against
  *       {@code vectorized=false} ({@link VectorizedPhase}).
  * </ol>
  *

@@ -34,6 +34,7 @@ final class SqlMeasurements {
         if (options.runsDistinct()) {
             vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.COUNT_DISTINCT));
             vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.MIXED_DISTINCT));
+            vectorized.add(VectorizedPhase.run(bootstrap, options, VectorizedPhase.Query.TWO_KEYS));
         }
         vectorized.forEach(VectorizedPhase::print);
         System.out.printf(Locale.ROOT, "%n==== SqlBenchmark summary (issue 5; measuring JVM -Xmx2g, %d cores; "

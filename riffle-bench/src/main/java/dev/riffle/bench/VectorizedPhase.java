@@ -33,7 +33,9 @@ final class VectorizedPhase {
         COUNT_DISTINCT("COUNT DISTINCT", "SELECT tag, count(DISTINCT k) FROM %s GROUP BY tag", "VectorizedAggregate",
                 false),
         MIXED_DISTINCT("mixed DISTINCT", "SELECT tag, count(DISTINCT k), count(*), max(v) FROM %s WHERE v > 100 GROUP BY tag",
-                "VectorizedAggregate", false);
+                "VectorizedAggregate", false),
+        TWO_KEYS("two-key GROUP BY", "SELECT tag, k, count(*), sum(v) FROM %s GROUP BY tag, k", "VectorizedAggregate",
+                false);
 
         final String label;
         final String sql;

@@ -103,7 +103,7 @@ class VectorizedExecutionIT {
                 for (int round = 0; round < 30; round++) {
                     List<String> keys = new ArrayList<>(KEYS);
                     Collections.shuffle(keys, random);
-                    keys = keys.subList(0, random.nextInt(3));
+                    keys = keys.subList(0, random.nextInt(4));
                     List<Aggregate> aggregates = new ArrayList<>();
                     int count = 1 + random.nextInt(4);
                     for (int a = 0; a < count; a++) {

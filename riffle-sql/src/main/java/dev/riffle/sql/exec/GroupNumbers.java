@@ -17,10 +17,11 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 
 /**
  * Numbers the groups of a hash aggregate (0, 1, 2, ... in order of first appearance) and keeps
- * each group's key values as Calcite values. Groups of one integer-typed column are found by the
- * primitive value in an open-addressing table, and of one string column by its UTF-8 bytes in the
- * vector, without an object per row; other keys go through
- * Calcite's values in a hash map, whose equality is the one Calcite's own aggregate uses.
+ * each group's key values as Calcite values. A key column of integers is looked up by its primitive
+ * values in an open-addressing table, a string column by its UTF-8 bytes in the vector, without an
+ * object per row; other columns by Calcite's values in a hash map, whose equality is the one
+ * Calcite's own aggregate uses. Several key columns are numbered column by column and then pair by
+ * pair.
  */
 abstract class GroupNumbers {
     /** Group numbers of {@code rows} rows of {@code batch}, into {@code groupOfRow}. */
@@ -150,47 +151,81 @@ abstract class GroupNumbers {
         }
     }
 
+    /**
+     * Several key columns: each column numbers its own values as {@link OneColumn} does, and the
+     * groups are numbered pair by pair, {@code (group of the first i columns, group of column i + 1)},
+     * in tables of primitive pairs; no key object is made per row.
+     */
     private static final class SeveralColumns extends GroupNumbers {
-        private final int[] columns;
-        private final List<List<Object>> keys = new ArrayList<>();
-        private final Map<List<Object>, Integer> byValues = new HashMap<>();
+        private final OneColumn[] columns;
+        /** {@code levels[i]}: groups of columns {@code 0..i + 1}, by (group of {@code 0..i}, group of column {@code i + 1}). */
+        private final Level[] levels;
+        private int[] columnGroups = new int[0];
 
         SeveralColumns(int[] columns) {
-            this.columns = columns;
+            this.columns = new OneColumn[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                this.columns[i] = new OneColumn(columns[i]);
+            }
+            this.levels = new Level[columns.length - 1];
+            for (int i = 0; i < levels.length; i++) {
+                levels[i] = new Level();
+            }
         }
 
         @Override
         void number(VectorSchemaRoot batch, int rows, int[] groupOfRow) {
-            CalciteColumn[] values = new CalciteColumn[columns.length];
-            for (int i = 0; i < columns.length; i++) {
-                values[i] = CalciteColumn.of(batch.getVector(columns[i]));
+            if (columnGroups.length < rows) {
+                columnGroups = new int[rows];
             }
-            for (int row = 0; row < rows; row++) {
-                Object[] key = new Object[columns.length];
-                for (int i = 0; i < columns.length; i++) {
-                    key[i] = values[i].get(row);
-                }
-                List<Object> asList = Arrays.asList(key);
-                Integer group = byValues.get(asList);
-                if (group == null) {
-                    group = keys.size();
-                    keys.add(asList);
-                    byValues.put(asList, group);
-                }
-                groupOfRow[row] = group;
+            columns[0].number(batch, rows, groupOfRow);
+            for (int i = 0; i < levels.length; i++) {
+                columns[i + 1].number(batch, rows, columnGroups);
+                levels[i].number(groupOfRow, columnGroups, rows);
             }
         }
 
         @Override
         int count() {
-            return keys.size();
+            return levels[levels.length - 1].size;
         }
 
         @Override
         void keyValues(int group, Object[] row) {
-            List<Object> key = keys.get(group);
-            for (int i = 0; i < key.size(); i++) {
-                row[i] = key.get(i);
+            Object[] one = new Object[1];
+            for (int i = levels.length - 1; i >= 0; i--) {
+                columns[i + 1].keyValues(levels[i].columnGroup[group], one);
+                row[i + 1] = one[0];
+                group = levels[i].previous[group];
+            }
+            columns[0].keyValues(group, one);
+            row[0] = one[0];
+        }
+
+        /** One step of the pairing: its groups, and the pair each one stands for. */
+        private static final class Level {
+            private final LongGroupTable byPair = new LongGroupTable();
+            private int[] previous = new int[16];
+            private int[] columnGroup = new int[16];
+            private int size;
+
+            /** Replaces each row's group of the columns so far by its group of those and one more. */
+            void number(int[] groupOfRow, int[] columnGroups, int rows) {
+                for (int row = 0; row < rows; row++) {
+                    long pair = (long) groupOfRow[row] << 32 | columnGroups[row];
+                    int group = byPair.get(pair);
+                    if (group < 0) {
+                        group = size++;
+                        if (group == previous.length) {
+                            previous = Arrays.copyOf(previous, group * 2);
+                            columnGroup = Arrays.copyOf(columnGroup, group * 2);
+                        }
+                        previous[group] = groupOfRow[row];
+                        columnGroup[group] = columnGroups[row];
+                        byPair.put(pair, group);
+                    }
+                    groupOfRow[row] = group;
+                }
             }
         }
     }
