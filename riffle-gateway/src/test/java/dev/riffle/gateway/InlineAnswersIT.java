@@ -6,6 +6,7 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.io.ByteArrayOutputStream;
@@ -18,6 +19,7 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
+import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -138,10 +140,68 @@ class InlineAnswersIT {
         }
     }
 
+    /**
+     * Fluss blocks the thread that sends a lookup while its connection's lookup queue is full (a
+     * tablet server that stopped answering under load), and the selector must never wait: with
+     * lookups in flight filling half the queue, lookups and SQL point queries are handed to pool
+     * threads. A queue of one lookup leaves no room at all, so every one is handed over, and each
+     * is still answered as the route answers it.
+     */
+    @Test
+    void lookupsThatCouldWaitForRoomInFlussQueueAreHandedOver(LocalCluster cluster, Api shared, TestNames names)
+            throws Exception {
+        Configuration conf = cluster.clientConfig();
+        conf.setString("client.lookup.queue-size", "1");
+        try (Gateway tight = Gateway.builder().clientConfig(conf).host("127.0.0.1").port(0).start()) {
+            api = new Api(tight);
+            TablePath path = createTable(api, names.table("kv"), "[{\"name\": \"id\", \"type\": \"INT\"},"
+                    + " {\"name\": \"v\", \"type\": \"STRING\"}]", ", \"primary_key\": [\"id\"]");
+            assertThat(api.postJson(tableUrl(path) + "/rows", "[{\"id\": 1, \"v\": \"one\"}]").status())
+                    .isEqualTo(200);
+            String query = "SELECT v FROM " + path.getDatabaseName() + ".\"" + path.getTableName() + "\" WHERE id = ?";
+            try (RawConnection http = new RawConnection(URI.create(api.url()))) {
+                // Planned and its metadata fetched once, so that only the queue keeps them off the selector.
+                assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).status()).isEqualTo(200);
+                assertThat(http.postJson("/v1/sql", sqlBody(query, "[1]")).status()).isEqualTo(200);
+                Selector before = selector(api);
+                for (int i = 0; i < 5; i++) {
+                    RawResponse found = http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null);
+                    assertThat(found.status()).as(found.text()).isEqualTo(200);
+                    assertThat(found.json().get("v").asText()).isEqualTo("one");
+                    RawResponse missing = http.send("GET " + tableUrl(path) + "/rows/9", Map.of(), null);
+                    assertThat(missing.status()).as(missing.text()).isEqualTo(404);
+                    RawResponse queried = http.postJson("/v1/sql", sqlBody(query, "[1]"));
+                    assertThat(queried.status()).as(queried.text()).isEqualTo(200);
+                    assertThat(queried.json().get("rows").get(0).get("v").asText()).isEqualTo("one");
+                }
+                Selector after = selector(api);
+                assertThat(after.taken() - before.taken()).as("taken on the selector").isEqualTo(15);
+                assertThat(after.handedOver() - before.handedOver()).as("handed over to pool threads").isEqualTo(15);
+            }
+        } finally {
+            api = shared; // the tight gateway closed; the shared one is checked for Arrow memory
+        }
+        // The shared gateway's queue has room: its lookups stay on the selector.
+        TablePath path = createTable(shared, names.table("roomy"), "[{\"name\": \"id\", \"type\": \"INT\"}]",
+                ", \"primary_key\": [\"id\"]");
+        assertThat(shared.postJson(tableUrl(path) + "/rows", "[{\"id\": 1}]").status()).isEqualTo(200);
+        try (RawConnection http = new RawConnection(URI.create(shared.url()))) {
+            assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).status()).isEqualTo(200);
+            Selector before = selector(shared);
+            assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).status()).isEqualTo(200);
+            assertThat(selector(shared).handedOver()).as("handed over with room in the queue")
+                    .isEqualTo(before.handedOver());
+        }
+    }
+
     /** The selector's counters in {@code /metrics}. */
     private record Selector(long taken, long handedOver) {}
 
     private Selector selector() {
+        return selector(api);
+    }
+
+    private static Selector selector(Api api) {
         Api.Response metrics = api.get("/metrics");
         assertThat(metrics.status()).isEqualTo(200);
         return new Selector(counter(metrics.text(), "riffle_gateway_selector_requests_total"),

@@ -8,6 +8,7 @@ import java.util.Queue;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.function.Function;
+import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.lookup.Lookup;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
@@ -20,7 +21,8 @@ import org.apache.fluss.metadata.TablePath;
  * key's row, or Fluss's "Assigned key must not be empty!"), and making one per lookup costs more
  * than the rest of a point lookup's client-side work. A lookup takes an idle one, sends its keys
  * (encoded before {@code lookup} returns) and gives it back at once, while the answers are still
- * on their way. Thread-safe.
+ * on their way. Lookups are counted in the connection's {@link LookupsInFlight} until answered.
+ * Thread-safe.
  *
  * <pre>{@code
  * CompletableFuture<LookupResult> row = pool.with(table, List.of(), lookuper -> lookuper.lookup(key));
@@ -30,6 +32,12 @@ public final class LookuperPool {
     private record Key(TablePath path, long tableId, int schemaId, List<String> lookupColumns) {}
 
     private final Map<Key, Queue<Lookuper>> idle = new ConcurrentHashMap<>();
+    private final LookupsInFlight inFlight;
+
+    /** @param connection the connection every table given to {@link #with} is opened on, whose lookups in flight are counted */
+    public LookuperPool(Connection connection) {
+        this.inFlight = LookupsInFlight.of(connection);
+    }
 
     /**
      * Runs {@code use} with a lookuper of {@code table}, by primary key ({@code lookupColumns} empty)
@@ -45,7 +53,8 @@ public final class LookuperPool {
         Lookuper lookuper = queue.poll();
         if (lookuper == null) {
             Lookup lookup = table.newLookup();
-            lookuper = (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper();
+            lookuper = inFlight.counting(
+                    (lookupColumns.isEmpty() ? lookup : lookup.lookupBy(lookupColumns)).createLookuper());
         }
         try {
             return use.apply(lookuper);

@@ -73,7 +73,8 @@ public final class RowLookupHandler extends HandlerWrapper {
         if (InlineAnswerConnectionFactory.onSelector()) {
             known = LookupResource.recentTable(context, address.get().table());
             if (known.isEmpty()) {
-                // Its metadata is to be fetched first: a pool thread does that, and answers it there.
+                // Its metadata is to be fetched first, or the lookup could wait for room in Fluss's
+                // lookup queue: a pool thread does that, and answers it there.
                 context.close();
                 metrics.handedOver();
                 InlineAnswerConnectionFactory.handOver(base);

@@ -58,12 +58,13 @@ public final class TableHandles implements AutoCloseable {
     private final Riffle riffle;
     private final Map<TablePath, Known> infos = new ConcurrentHashMap<>();
     private final Map<Key, Table> open = new ConcurrentHashMap<>();
-    private final LookuperPool lookupers = new LookuperPool();
+    private final LookuperPool lookupers;
     private volatile boolean closed;
 
     /** @param riffle the session's connection; the handles are opened on it and closed before it */
     public TableHandles(Riffle riffle) {
         this.riffle = requireNonNull(riffle, "riffle is null");
+        this.lookupers = new LookuperPool(riffle.connection());
     }
 
     /**

@@ -3,6 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.filter.BatchFilter;
+import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.ReadIntent;
@@ -206,16 +207,18 @@ public final class DirectRead {
     }
 
     /**
-     * Whether {@link #lookUp} can be sent now asking the cluster nothing, and the read is not
-     * {@link #stale}: the table's metadata checked within the last second is the one it was planned
-     * for, its handle is open, and it is not partitioned (a partition's metadata may be fetched on
-     * the caller's thread). What a caller that must not wait (a server's selector thread) checks
-     * instead of {@link #stale}, which may ask the cluster.
+     * Whether {@link #lookUp} can be sent now asking the cluster nothing and waiting for nothing,
+     * and the read is not {@link #stale}: the table's metadata checked within the last second is
+     * the one it was planned for, its handle is open, it is not partitioned (a partition's metadata
+     * may be fetched on the caller's thread), and the session's Fluss lookup queue has room
+     * ({@link LookupsInFlight}). What a caller that must not wait (a server's selector thread)
+     * checks instead of {@link #stale}, which may ask the cluster.
      */
     public boolean answersWithoutAsking() {
         TableInfo planned = plan.table();
         return !planned.isPartitioned() && session.hasOpen(planned) && session.knownTableInfo(planned.getTablePath())
-                .filter(now -> PreparedTables.sameVersion(planned, now)).isPresent();
+                .filter(now -> PreparedTables.sameVersion(planned, now)).isPresent()
+                && LookupsInFlight.of(session.riffle().connection()).hasRoom();
     }
 
     /**

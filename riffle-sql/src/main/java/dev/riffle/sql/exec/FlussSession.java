@@ -42,13 +42,14 @@ public final class FlussSession implements AutoCloseable {
     private final Map<TablePath, Recent> recent = new ConcurrentHashMap<>();
 
     private record Recent(Optional<TableInfo> info, long atNanos) {}
-    private final LookuperPool lookupers = new LookuperPool();
+    private final LookuperPool lookupers;
     /** Counts {@link #read} calls ({@link #readsRequested}). */
     private final java.util.concurrent.atomic.LongAdder readsRequested = new java.util.concurrent.atomic.LongAdder();
 
     private FlussSession(Riffle riffle, StatementLimits limits) {
         this.riffle = requireNonNull(riffle, "riffle is null");
         this.limits = requireNonNull(limits, "limits is null");
+        this.lookupers = new LookuperPool(riffle.connection());
     }
 
     /** Connects to {@code bootstrapServers}; {@code overrides} are extra Fluss client settings. */
