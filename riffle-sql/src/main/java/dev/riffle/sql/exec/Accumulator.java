@@ -114,6 +114,8 @@ abstract class Accumulator {
         private long[] counts = new long[0];
         private final GroupValueSet integers = new GroupValueSet();
         private Set<?>[] values = new Set<?>[0];
+        /** Whether values are counted by their primitive value: decided by the first batch, kept for the read. */
+        private Boolean byInteger;
 
         CountDistinct(int argument) {
             this.argument = argument;
@@ -132,15 +134,21 @@ abstract class Accumulator {
         @SuppressWarnings("unchecked")
         void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
             FieldVector vector = batch.getVector(argument);
-            if (GroupNumbers.integers(vector)) {
+            if (byInteger == null) {
+                byInteger = GroupNumbers.integers(vector);
+            }
+            CalciteColumn column = CalciteColumn.of(vector);
+            if (byInteger) {
+                // A batch in another vector type than the first (a union of lake and log) by its Calcite values.
+                boolean primitive = GroupNumbers.integers(vector);
                 for (int row = 0; row < rows; row++) {
-                    if (!vector.isNull(row) && integers.add(groupOfRow[row], GroupNumbers.integer(vector, row))) {
+                    if (!vector.isNull(row) && integers.add(groupOfRow[row], primitive
+                            ? GroupNumbers.integer(vector, row) : ((Number) column.get(row)).longValue())) {
                         counts[groupOfRow[row]]++;
                     }
                 }
                 return;
             }
-            CalciteColumn column = CalciteColumn.of(vector);
             for (int row = 0; row < rows; row++) {
                 if (!vector.isNull(row)) {
                     int group = groupOfRow[row];
@@ -354,6 +362,8 @@ abstract class Accumulator {
         private Object[] best = new Object[0];
         /** The primitive value of {@code best} when the column holds integers. */
         private long[] bestInteger = new long[0];
+        /** Whether values compare as primitives: decided by the first batch, kept for the read. */
+        private Boolean byInteger;
 
         Extreme(int argument, boolean least) {
             this.argument = argument;
@@ -374,13 +384,17 @@ abstract class Accumulator {
         void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
             FieldVector vector = batch.getVector(argument);
             CalciteColumn column = CalciteColumn.of(vector);
-            if (GroupNumbers.integers(vector)) {
+            if (byInteger == null) {
+                byInteger = GroupNumbers.integers(vector);
+            }
+            if (byInteger) {
+                boolean primitive = GroupNumbers.integers(vector);
                 for (int row = 0; row < rows; row++) {
                     if (vector.isNull(row)) {
                         continue;
                     }
                     int group = groupOfRow[row];
-                    long value = GroupNumbers.integer(vector, row);
+                    long value = primitive ? GroupNumbers.integer(vector, row) : ((Number) column.get(row)).longValue();
                     if (best[group] == null || (least ? value < bestInteger[group] : value > bestInteger[group])) {
                         best[group] = column.get(row);
                         bestInteger[group] = value;

@@ -2,6 +2,8 @@ package dev.riffle.sql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.sql.planner.AggregatePlan.Aggregation;
+import dev.riffle.sql.planner.AggregatePlan.Function;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -12,7 +14,12 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -56,6 +63,77 @@ class GroupTablesTest {
             assertThat(expected).containsKeys("Aa", "BB", "é", "e\u0301", "", "a\u0000");
             assertThat(new HashSet<>(expected.values())).hasSize(expected.size());
         }
+    }
+
+    /**
+     * A column whose batches come in different vector types (as a union of lake and log batches
+     * could) keeps one group per key and one count per value: what the first batch decided holds.
+     */
+    @Test
+    void batchesOfAnotherVectorTypeKeepTheFirstBatchsGroupsAndCounts() {
+        try (BufferAllocator allocator = new RootAllocator();
+                VectorSchemaRoot first = VectorSchemaRoot.of(strings(allocator, "a", "b"), ints(allocator, 1, 2));
+                VectorSchemaRoot second = VectorSchemaRoot.of(largeStrings(allocator, "b", "c"), longs(allocator, 2L, 3L))) {
+            GroupNumbers groups = GroupNumbers.of(List.of(0));
+            Accumulator distinct = Accumulator.of(new Aggregation(Function.COUNT_DISTINCT, 1, SqlTypeName.BIGINT));
+            Accumulator max = Accumulator.of(new Aggregation(Function.MAX, 1, SqlTypeName.BIGINT));
+            int[] groupOfRow = new int[2];
+            for (VectorSchemaRoot batch : List.of(first, second, first)) {
+                groups.number(batch, 2, groupOfRow);
+                distinct.ensure(groups.count());
+                max.ensure(groups.count());
+                distinct.add(batch, groupOfRow, 2);
+                max.add(batch, groupOfRow, 2);
+            }
+            assertThat(groups.count()).as("a, b, c").isEqualTo(3);
+            Object[] key = new Object[1];
+            groups.keyValues(1, key);
+            assertThat(key[0]).isEqualTo("b");
+            // b: 2 (an int), then 2 (a long), then 2 again: one distinct value.
+            assertThat(distinct.result(1)).isEqualTo(1L);
+            assertThat(((Number) max.result(0)).longValue()).isEqualTo(1);
+            assertThat(((Number) max.result(2)).longValue()).isEqualTo(3);
+        }
+    }
+
+    private static VarCharVector strings(BufferAllocator allocator, String... values) {
+        VarCharVector vector = new VarCharVector("k", allocator);
+        vector.allocateNew();
+        for (int i = 0; i < values.length; i++) {
+            vector.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
+        }
+        vector.setValueCount(values.length);
+        return vector;
+    }
+
+    private static LargeVarCharVector largeStrings(BufferAllocator allocator, String... values) {
+        LargeVarCharVector vector = new LargeVarCharVector("k", allocator);
+        vector.allocateNew();
+        for (int i = 0; i < values.length; i++) {
+            vector.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
+        }
+        vector.setValueCount(values.length);
+        return vector;
+    }
+
+    private static IntVector ints(BufferAllocator allocator, int... values) {
+        IntVector vector = new IntVector("v", allocator);
+        vector.allocateNew(values.length);
+        for (int i = 0; i < values.length; i++) {
+            vector.set(i, values[i]);
+        }
+        vector.setValueCount(values.length);
+        return vector;
+    }
+
+    private static BigIntVector longs(BufferAllocator allocator, long... values) {
+        BigIntVector vector = new BigIntVector("v", allocator);
+        vector.allocateNew(values.length);
+        for (int i = 0; i < values.length; i++) {
+            vector.set(i, values[i]);
+        }
+        vector.setValueCount(values.length);
+        return vector;
     }
 
     @Test
