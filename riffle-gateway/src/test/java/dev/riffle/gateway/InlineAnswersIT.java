@@ -15,10 +15,16 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.Socket;
 import java.net.URI;
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.AfterEach;
@@ -142,55 +148,65 @@ class InlineAnswersIT {
 
     /**
      * Fluss blocks the thread that sends a lookup while its connection's lookup queue is full (a
-     * tablet server that stopped answering under load), and the selector must never wait: with
-     * lookups in flight filling half the queue, lookups and SQL point queries are handed to pool
-     * threads. A queue of one lookup leaves no room at all, so every one is handed over, and each
-     * is still answered as the route answers it.
+     * tablet server that stopped answering under load), and the selector must never wait: each
+     * lookup holds one of the queue's places from sending to answer, and a lookup that finds none
+     * free on the selector is handed to a pool thread. With a queue of one place (held 50 ms by
+     * each lookup, Fluss's batch window) and 16 clients looking up at once, many do; every lookup
+     * and SQL point query is still answered, and the selector's counter of such hand-overs tells
+     * they happened.
      */
     @Test
-    void lookupsThatCouldWaitForRoomInFlussQueueAreHandedOver(LocalCluster cluster, Api shared, TestNames names)
+    void lookupsFindingNoRoomInFlussQueueAreHandedOver(LocalCluster cluster, Api shared, TestNames names)
             throws Exception {
         Configuration conf = cluster.clientConfig();
         conf.setString("client.lookup.queue-size", "1");
+        conf.setString("client.lookup.batch-timeout", "50ms");
         try (Gateway tight = Gateway.builder().clientConfig(conf).host("127.0.0.1").port(0).start()) {
             api = new Api(tight);
             TablePath path = createTable(api, names.table("kv"), "[{\"name\": \"id\", \"type\": \"INT\"},"
                     + " {\"name\": \"v\", \"type\": \"STRING\"}]", ", \"primary_key\": [\"id\"]");
-            assertThat(api.postJson(tableUrl(path) + "/rows", "[{\"id\": 1, \"v\": \"one\"}]").status())
-                    .isEqualTo(200);
+            assertThat(api.postJson(tableUrl(path) + "/rows", "[{\"id\": 1, \"v\": \"one\"}, {\"id\": 2, \"v\": \"two\"}]")
+                    .status()).isEqualTo(200);
             String query = "SELECT v FROM " + path.getDatabaseName() + ".\"" + path.getTableName() + "\" WHERE id = ?";
-            try (RawConnection http = new RawConnection(URI.create(api.url()))) {
-                // Planned and its metadata fetched once, so that only the queue keeps them off the selector.
-                assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).status()).isEqualTo(200);
-                assertThat(http.postJson("/v1/sql", sqlBody(query, "[1]")).status()).isEqualTo(200);
-                Selector before = selector(api);
-                for (int i = 0; i < 5; i++) {
-                    RawResponse found = http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null);
-                    assertThat(found.status()).as(found.text()).isEqualTo(200);
-                    assertThat(found.json().get("v").asText()).isEqualTo("one");
-                    RawResponse missing = http.send("GET " + tableUrl(path) + "/rows/9", Map.of(), null);
-                    assertThat(missing.status()).as(missing.text()).isEqualTo(404);
-                    RawResponse queried = http.postJson("/v1/sql", sqlBody(query, "[1]"));
-                    assertThat(queried.status()).as(queried.text()).isEqualTo(200);
-                    assertThat(queried.json().get("rows").get(0).get("v").asText()).isEqualTo("one");
+            assertThat(api.postJson("/v1/sql", sqlBody(query, "[1]")).status()).isEqualTo(200);
+            long roomBefore = counter(api.get("/metrics").text(), "riffle_gateway_selector_handovers_queue_total");
+
+            int clients = 16;
+            int rounds = 20;
+            ExecutorService pool = Executors.newFixedThreadPool(clients);
+            try {
+                List<Future<Integer>> answered = new ArrayList<>();
+                for (int c = 0; c < clients; c++) {
+                    answered.add(pool.submit(() -> {
+                        int ok = 0;
+                        try (RawConnection http = new RawConnection(URI.create(api.url()))) {
+                            for (int r = 0; r < rounds; r++) {
+                                int id = 1 + r % 2;
+                                String expected = id == 1 ? "one" : "two";
+                                RawResponse found = http.send("GET " + tableUrl(path) + "/rows/" + id, Map.of(), null);
+                                assertThat(found.status()).as(found.text()).isEqualTo(200);
+                                assertThat(found.json().get("v").asText()).isEqualTo(expected);
+                                RawResponse queried = http.postJson("/v1/sql", sqlBody(query, "[" + id + "]"));
+                                assertThat(queried.status()).as(queried.text()).isEqualTo(200);
+                                assertThat(queried.json().get("rows").get(0).get("v").asText()).isEqualTo(expected);
+                                ok += 2;
+                            }
+                        }
+                        return ok;
+                    }));
                 }
-                Selector after = selector(api);
-                assertThat(after.taken() - before.taken()).as("taken on the selector").isEqualTo(15);
-                assertThat(after.handedOver() - before.handedOver()).as("handed over to pool threads").isEqualTo(15);
+                int total = 0;
+                for (Future<Integer> each : answered) {
+                    total += each.get(120, TimeUnit.SECONDS);
+                }
+                assertThat(total).isEqualTo(clients * rounds * 2);
+            } finally {
+                pool.shutdownNow();
             }
+            long room = counter(api.get("/metrics").text(), "riffle_gateway_selector_handovers_queue_total") - roomBefore;
+            assertThat(room).as("lookups handed over for want of a place in the queue").isPositive();
         } finally {
             api = shared; // the tight gateway closed; the shared one is checked for Arrow memory
-        }
-        // The shared gateway's queue has room: its lookups stay on the selector.
-        TablePath path = createTable(shared, names.table("roomy"), "[{\"name\": \"id\", \"type\": \"INT\"}]",
-                ", \"primary_key\": [\"id\"]");
-        assertThat(shared.postJson(tableUrl(path) + "/rows", "[{\"id\": 1}]").status()).isEqualTo(200);
-        try (RawConnection http = new RawConnection(URI.create(shared.url()))) {
-            assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).status()).isEqualTo(200);
-            Selector before = selector(shared);
-            assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).status()).isEqualTo(200);
-            assertThat(selector(shared).handedOver()).as("handed over with room in the queue")
-                    .isEqualTo(before.handedOver());
         }
     }
 

@@ -21,7 +21,7 @@ import org.apache.fluss.metadata.TablePath;
  * key's row, or Fluss's "Assigned key must not be empty!"), and making one per lookup costs more
  * than the rest of a point lookup's client-side work. A lookup takes an idle one, sends its keys
  * (encoded before {@code lookup} returns) and gives it back at once, while the answers are still
- * on their way. Lookups are counted in the connection's {@link LookupsInFlight} until answered.
+ * on their way. Each lookup holds a place in the connection's {@link LookupsInFlight} until answered.
  * Thread-safe.
  *
  * <pre>{@code
@@ -61,6 +61,11 @@ public final class LookuperPool {
         } finally {
             queue.offer(lookuper);
         }
+    }
+
+    /** The room of the connection's lookups, which every lookup of this pool holds a place in until answered. */
+    public LookupsInFlight lookupsInFlight() {
+        return inFlight;
     }
 
     /** Drops the lookupers of {@code path} other than those of {@code current} (the table as it is now). */

@@ -34,6 +34,7 @@ public final class GatewayMetrics {
     private final Counter sqlKeyLookups;
     private final Counter selectorRequests;
     private final Counter handedOver;
+    private final Counter handedOverForRoom;
 
     /** Method, route template, and the status, error code or row direction. */
     private record Tags(String method, String route, String value) {}
@@ -52,6 +53,9 @@ public final class GatewayMetrics {
         handedOver = Counter.builder("riffle.gateway.selector.handovers")
                 .description("Requests begun on the selector thread and handed to a server thread, which would have waited")
                 .register(registry);
+        handedOverForRoom = Counter.builder("riffle.gateway.selector.handovers.queue")
+                .description("Lookups of those handed over because the Fluss client's lookup queue had no room for them")
+                .register(registry);
     }
 
     /** Counts one request taken on Jetty's selector thread ({@link InlineAnswerConnectionFactory}). */
@@ -62,6 +66,12 @@ public final class GatewayMetrics {
     /** Counts one request a handler began on the selector thread and handed to a pool thread. */
     public void handedOver() {
         handedOver.increment();
+    }
+
+    /** As {@link #handedOver}, for a lookup that found no room in Fluss's lookup queue. */
+    public void handedOverForRoom() {
+        handedOver.increment();
+        handedOverForRoom.increment();
     }
 
     /** Counts one SQL point query answered without a SQL connection. */

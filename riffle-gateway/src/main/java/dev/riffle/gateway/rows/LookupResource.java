@@ -6,7 +6,6 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
-import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
@@ -84,15 +83,12 @@ public final class LookupResource {
     record PendingRow(TableInfo table, CompletableFuture<InternalRow> found) {}
 
     /**
-     * {@code path}'s metadata when a lookup in it can be sent without waiting for anything first
-     * (for a selector thread): known within the last second, its handle open, the table not
-     * partitioned (a partition's metadata may be fetched on the calling thread), and room in the
-     * session's Fluss lookup queue ({@link LookupsInFlight}: a full one blocks the sender).
+     * {@code path}'s metadata when a lookup in it can be sent without asking the cluster anything
+     * first (for a selector thread): known within the last second, its handle open, and the table
+     * not partitioned (a partition's metadata may be fetched on the calling thread). The lookup
+     * must also find room in Fluss's lookup queue ({@link LookupsInFlight#tryReserve}).
      */
     static Optional<TableInfo> recentTable(RequestContext request, TablePath path) {
-        if (!LookupsInFlight.of(request.session().connection()).hasRoom()) {
-            return Optional.empty();
-        }
         return request.session().handles().recentInfo(path).filter(info -> !info.isPartitioned());
     }
 

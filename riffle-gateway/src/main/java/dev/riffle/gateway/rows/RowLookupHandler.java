@@ -2,6 +2,7 @@ package dev.riffle.gateway.rows;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.AsyncJsonAnswer;
@@ -70,13 +71,19 @@ public final class RowLookupHandler extends HandlerWrapper {
             return;
         }
         Optional<TableInfo> known = Optional.empty();
+        Optional<LookupsInFlight.Reservation> room = Optional.empty();
         if (InlineAnswerConnectionFactory.onSelector()) {
             known = LookupResource.recentTable(context, address.get().table());
-            if (known.isEmpty()) {
-                // Its metadata is to be fetched first, or the lookup could wait for room in Fluss's
+            room = known.isPresent() ? context.session().handles().lookupsInFlight().tryReserve(1) : Optional.empty();
+            if (room.isEmpty()) {
+                // Its metadata is to be fetched first, or the lookup would wait for room in Fluss's
                 // lookup queue: a pool thread does that, and answers it there.
                 context.close();
-                metrics.handedOver();
+                if (known.isPresent()) {
+                    metrics.handedOverForRoom();
+                } else {
+                    metrics.handedOver();
+                }
                 InlineAnswerConnectionFactory.handOver(base);
                 return;
             }
@@ -92,6 +99,8 @@ public final class RowLookupHandler extends HandlerWrapper {
             context.close();
             answer(base, failure(e), started, async);
             return;
+        } finally {
+            room.ifPresent(LookupsInFlight.Reservation::close);
         }
         // Answered on whichever thread completes the lookup (mostly the Fluss client's network
         // thread): the row is rendered there and handed to Jetty without blocking, so a client

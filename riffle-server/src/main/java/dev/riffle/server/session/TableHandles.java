@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
 import dev.riffle.core.kv.LookuperPool;
+import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.rpc.RetryingTables;
 import java.util.ArrayList;
 import java.util.List;
@@ -65,6 +66,11 @@ public final class TableHandles implements AutoCloseable {
     public TableHandles(Riffle riffle) {
         this.riffle = requireNonNull(riffle, "riffle is null");
         this.lookupers = new LookuperPool(riffle.connection());
+    }
+
+    /** The room of the session's lookups in Fluss's lookup queue, for a caller that must not wait ({@link LookupsInFlight#tryReserve}). */
+    public LookupsInFlight lookupsInFlight() {
+        return lookupers.lookupsInFlight();
     }
 
     /**

@@ -129,7 +129,8 @@ public final class SqlStatements {
     /**
      * As {@link #lookUp}, for a thread that must not wait (a server's selector thread): empty also
      * when the lookup could be sent only after asking the cluster something (its table's metadata
-     * is not recent, the table is partitioned); {@link #lookUp} on another thread then does that.
+     * is not recent, the table is partitioned) or waiting for room in Fluss's lookup queue;
+     * {@link #lookUp} on another thread then does that.
      */
     public static Optional<CompletableFuture<LookedUpRows>> lookUpWithoutWaiting(RequestContext request, String sql,
             List<Object> parameters) {
@@ -147,7 +148,7 @@ public final class SqlStatements {
         if (known.isEmpty() || !known.get().binds(parameters)) {
             return Optional.empty();
         }
-        return known.get().read().lookUp(parameters);
+        return withoutAsking ? known.get().read().lookUpWithoutWaiting(parameters) : known.get().read().lookUp(parameters);
     }
 
     /**

@@ -207,18 +207,33 @@ public final class DirectRead {
     }
 
     /**
-     * Whether {@link #lookUp} can be sent now asking the cluster nothing and waiting for nothing,
-     * and the read is not {@link #stale}: the table's metadata checked within the last second is
-     * the one it was planned for, its handle is open, it is not partitioned (a partition's metadata
-     * may be fetched on the caller's thread), and the session's Fluss lookup queue has room
-     * ({@link LookupsInFlight}). What a caller that must not wait (a server's selector thread)
-     * checks instead of {@link #stale}, which may ask the cluster.
+     * Whether {@link #lookUp} can be sent now asking the cluster nothing, and the read is not
+     * {@link #stale}: the table's metadata checked within the last second is the one it was planned
+     * for, its handle is open, and it is not partitioned (a partition's metadata may be fetched on
+     * the caller's thread). What a caller that must not wait (a server's selector thread) checks
+     * instead of {@link #stale}, which may ask the cluster; it then sends the lookups with
+     * {@link #lookUpWithoutWaiting}.
      */
     public boolean answersWithoutAsking() {
         TableInfo planned = plan.table();
         return !planned.isPartitioned() && session.hasOpen(planned) && session.knownTableInfo(planned.getTablePath())
-                .filter(now -> PreparedTables.sameVersion(planned, now)).isPresent()
-                && LookupsInFlight.of(session.riffle().connection()).hasRoom();
+                .filter(now -> PreparedTables.sameVersion(planned, now)).isPresent();
+    }
+
+    /**
+     * As {@link #lookUp}, for a thread that must not wait: empty also when Fluss's lookup queue has
+     * no room for the statement's keys now ({@link LookupsInFlight}), when another thread should
+     * send them.
+     */
+    public Optional<CompletableFuture<LookedUpRows>> lookUpWithoutWaiting(List<Object> parameters) {
+        int lookups = plan.access() instanceof ReadPlan.Lookup lookup ? lookup.keys().size() : 1;
+        Optional<LookupsInFlight.Reservation> room = session.lookupsInFlight().tryReserve(lookups);
+        if (room.isEmpty()) {
+            return Optional.empty();
+        }
+        try (LookupsInFlight.Reservation reserved = room.get()) {
+            return lookUp(parameters);
+        }
     }
 
     /**

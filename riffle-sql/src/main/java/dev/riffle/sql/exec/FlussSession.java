@@ -13,6 +13,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.admin.Admin;
 import dev.riffle.core.kv.LookuperPool;
+import dev.riffle.core.kv.LookupsInFlight;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.config.Configuration;
@@ -65,6 +66,11 @@ public final class FlussSession implements AutoCloseable {
         conf.setString("client.lookup.batch-timeout", DEFAULT_LOOKUP_BATCH_TIMEOUT);
         overrides.forEach(conf::setString);
         return new FlussSession(Riffle.connect(conf), limits);
+    }
+
+    /** The room of this session's lookups in Fluss's lookup queue ({@link LookupsInFlight}). */
+    public LookupsInFlight lookupsInFlight() {
+        return lookupers.lookupsInFlight();
     }
 
     /** What this connection's statements may cost. */
