@@ -351,10 +351,10 @@ abstract class Accumulator {
         }
     }
 
-    /** MIN or MAX: the first of the least (greatest) values, as Calcite keeps it. */
     /**
-     * Minimum or maximum. Integer columns compare their primitive values (as Calcite's values of
-     * those types compare) and box a value only when it becomes a group's best.
+     * MIN or MAX: the first of the least (greatest) values, as Calcite keeps it. Integer columns
+     * compare their primitive values (as Calcite's values of those types compare) and box a value
+     * only when it becomes a group's best.
      */
     private static final class Extreme extends Accumulator {
         private final int argument;

@@ -6,8 +6,10 @@ import org.apache.arrow.vector.VarCharVector;
 /**
  * Group numbers by a string key's UTF-8 bytes, read from the vector's buffers without making a
  * {@code String} per row: open addressing, linear probing, at most half full; each group's bytes
- * are kept once, in one array. Byte equality is Calcite's {@code String} equality because Arrow's
- * {@code Utf8} values are valid UTF-8.
+ * are kept once, in one array. Group numbers are the caller's (they need not be dense). Byte
+ * equality is Calcite's {@code String} equality for valid UTF-8, which Arrow's {@code Utf8} type
+ * requires and Fluss writes; malformed bytes, which Java decodes to U+FFFD, would group apart where
+ * their decoded strings are equal.
  */
 final class BytesGroupTable {
     /** Group number per slot, -1 when free. */
@@ -82,10 +84,14 @@ final class BytesGroupTable {
         lengths[group] = rowLength;
         used += rowLength;
         if (2 * (size + 1) > slots.length) {
-            slots = new int[slots.length * 2];
+            // From the old slots, not 0..size: the caller's group numbers have gaps (its null group).
+            int[] old = slots;
+            slots = new int[old.length * 2];
             Arrays.fill(slots, -1);
-            for (int existing = 0; existing < size; existing++) {
-                insert(existing);
+            for (int existing : old) {
+                if (existing >= 0) {
+                    insert(existing);
+                }
             }
         }
         insert(group);

@@ -10,6 +10,7 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
+import org.apache.calcite.rel.hint.RelHint;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.util.ImmutableBitSet;
 import org.checkerframework.checker.nullness.qual.Nullable;
@@ -33,15 +34,15 @@ import org.checkerframework.checker.nullness.qual.Nullable;
  */
 public final class DistinctAggregateCandidate extends Aggregate implements EnumerableRel {
 
-    DistinctAggregateCandidate(RelOptCluster cluster, RelTraitSet traits, RelNode input, ImmutableBitSet groupSet,
-            @Nullable List<ImmutableBitSet> groupSets, List<AggregateCall> aggCalls) {
-        super(cluster, traits, List.of(), input, groupSet, groupSets, aggCalls);
+    DistinctAggregateCandidate(RelOptCluster cluster, RelTraitSet traits, List<RelHint> hints, RelNode input,
+            ImmutableBitSet groupSet, @Nullable List<ImmutableBitSet> groupSets, List<AggregateCall> aggCalls) {
+        super(cluster, traits, hints, input, groupSet, groupSets, aggCalls);
     }
 
     @Override
     public Aggregate copy(RelTraitSet traitSet, RelNode input, ImmutableBitSet groupSet,
             @Nullable List<ImmutableBitSet> groupSets, List<AggregateCall> aggCalls) {
-        return new DistinctAggregateCandidate(getCluster(), traitSet, input, groupSet, groupSets, aggCalls);
+        return new DistinctAggregateCandidate(getCluster(), traitSet, getHints(), input, groupSet, groupSets, aggCalls);
     }
 
     @Override

@@ -34,7 +34,8 @@ public final class DistinctAggregateCandidateRule extends RelOptRule {
         RelNode input = convert(aggregate.getInput(), aggregate.getInput().getTraitSet()
                 .replace(EnumerableConvention.INSTANCE));
         call.transformTo(new DistinctAggregateCandidate(aggregate.getCluster(),
-                aggregate.getTraitSet().replace(EnumerableConvention.INSTANCE), input, aggregate.getGroupSet(),
+                aggregate.getTraitSet().replace(EnumerableConvention.INSTANCE), aggregate.getHints(), input,
+                aggregate.getGroupSet(),
                 aggregate.getGroupSets(), aggregate.getAggCallList()));
     }
 }
