@@ -61,7 +61,10 @@ class VectorizedExecutionIT {
     private static final String COLUMNS = "id INT, ti TINYINT, si SMALLINT, i INT, b BIGINT, f FLOAT, d DOUBLE,"
             + " amt DECIMAL(12, 2), s STRING, flag BOOLEAN, dt DATE, ts TIMESTAMP(3), ltz TIMESTAMP_LTZ(6)";
     private static final List<String> KEYS = List.of("ti", "si", "i", "b", "amt", "s", "flag", "dt", "ts", "ltz");
-    /** Values of {@code s}: group keys that are empty, share prefixes or take several UTF-8 bytes. */
+    /**
+     * Values of {@code s}: group keys that are empty, share prefixes or take several UTF-8 bytes,
+     * and more of them than a group table's first size.
+     */
     private static final String[] STRINGS = {"s0", "s1", "s2", "", "s10", "s5", "é", "日本語"};
     /** Keys the Java oracle renders as JDBC does. */
     private static final Set<String> ORACLE_KEYS = Set.of("ti", "si", "i", "b", "s", "flag");
@@ -505,12 +508,16 @@ class VectorizedExecutionIT {
                 nullOr(random, (random.nextInt(800) - 400) / 4f),
                 nullOr(random, (random.nextInt(8000) - 4000) / 4d),
                 nullOr(random, BigDecimal.valueOf(random.nextInt(200_000) - 100_000, 2)),
-                nullOr(random, STRINGS[random.nextInt(STRINGS.length)]),
+                nullOr(random, string(random.nextInt(64))),
                 nullOr(random, random.nextBoolean()),
                 nullOr(random, LocalDate.of(2024, 1, 1).plusDays(random.nextInt(12) - 4)),
                 nullOr(random, String.format(Locale.ROOT, "1969-12-31 23:59:%02d.%03d", random.nextInt(4),
                         random.nextInt(3) * 250)),
                 nullOr(random, String.format(Locale.ROOT, "2024-06-01 12:00:00.%06d", random.nextInt(5) * 1001)));
+    }
+
+    private static String string(int pick) {
+        return pick < STRINGS.length ? STRINGS[pick] : "k" + pick;
     }
 
     private static <T> T nullOr(Random random, T value) {
