@@ -18,6 +18,7 @@ import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.VariableWidthFieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.sql.type.SqlTypeName;
 import org.junit.jupiter.api.Test;
@@ -132,19 +133,14 @@ class GroupTablesTest {
     }
 
     private static VarCharVector strings(BufferAllocator allocator, String... values) {
-        VarCharVector vector = new VarCharVector("k", allocator);
-        vector.allocateNew();
-        for (int i = 0; i < values.length; i++) {
-            if (values[i] != null) {
-                vector.setSafe(i, values[i].getBytes(StandardCharsets.UTF_8));
-            }
-        }
-        vector.setValueCount(values.length);
-        return vector;
+        return filled(new VarCharVector("k", allocator), values);
     }
 
     private static LargeVarCharVector largeStrings(BufferAllocator allocator, String... values) {
-        LargeVarCharVector vector = new LargeVarCharVector("k", allocator);
+        return filled(new LargeVarCharVector("k", allocator), values);
+    }
+
+    private static <V extends VariableWidthFieldVector> V filled(V vector, String... values) {
         vector.allocateNew();
         for (int i = 0; i < values.length; i++) {
             if (values[i] != null) {
