@@ -53,7 +53,7 @@ class LookupsInFlightTest {
         assertThat(inFlight.count()).as("answered and failed lookups leave").isZero();
         // The failure reaches the caller as Fluss gave it, not wrapped.
         assertThatThrownBy(second::get).isInstanceOf(ExecutionException.class).hasCause(gone);
-        second.whenComplete((row, failure) -> assertThat(failure).isSameAs(gone));
+        assertThat(second.handle((row, failure) -> failure).join()).isSameAs(gone);
     }
 
     @Test

@@ -85,8 +85,8 @@ public final class LookupResource {
     /**
      * {@code path}'s metadata when a lookup in it can be sent without asking the cluster anything
      * first (for a selector thread): known within the last second, its handle open, and the table
-     * not partitioned (a partition's metadata may be fetched on the calling thread). The lookup
-     * must also find room in Fluss's lookup queue ({@link LookupsInFlight#tryReserve}).
+     * not partitioned (a partition's metadata may be fetched on the calling thread). The lookup must
+     * also find room in Fluss's lookup queue ({@link dev.riffle.core.kv.LookupsInFlight#tryReserve}).
      */
     static Optional<TableInfo> recentTable(RequestContext request, TablePath path) {
         return request.session().handles().recentInfo(path).filter(info -> !info.isPartitioned());

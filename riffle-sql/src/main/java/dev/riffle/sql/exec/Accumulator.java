@@ -142,8 +142,8 @@ abstract class Accumulator {
                 // A batch in another vector type than the first (a union of lake and log) by its Calcite values.
                 boolean primitive = GroupNumbers.integers(vector);
                 for (int row = 0; row < rows; row++) {
-                    if (!vector.isNull(row) && integers.add(groupOfRow[row], primitive
-                            ? GroupNumbers.integer(vector, row) : ((Number) column.get(row)).longValue())) {
+                    if (!vector.isNull(row)
+                            && integers.add(groupOfRow[row], GroupNumbers.integer(vector, primitive, column, row))) {
                         counts[groupOfRow[row]]++;
                     }
                 }
@@ -394,7 +394,7 @@ abstract class Accumulator {
                         continue;
                     }
                     int group = groupOfRow[row];
-                    long value = primitive ? GroupNumbers.integer(vector, row) : ((Number) column.get(row)).longValue();
+                    long value = GroupNumbers.integer(vector, primitive, column, row);
                     if (best[group] == null || (least ? value < bestInteger[group] : value > bestInteger[group])) {
                         best[group] = column.get(row);
                         bestInteger[group] = value;

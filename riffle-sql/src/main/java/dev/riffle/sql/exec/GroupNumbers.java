@@ -121,7 +121,7 @@ abstract class GroupNumbers {
                     groupOfRow[row] = nullGroup();
                     continue;
                 }
-                long key = primitive ? integer(vector, row) : ((Number) values.get(row)).longValue();
+                long key = integer(vector, primitive, values, row);
                 int group = byInteger.get(key);
                 if (group < 0) {
                     group = keys.size();
@@ -234,6 +234,15 @@ abstract class GroupNumbers {
     static boolean integers(FieldVector vector) {
         return vector instanceof IntVector || vector instanceof BigIntVector || vector instanceof SmallIntVector
                 || vector instanceof TinyIntVector || vector instanceof DateDayVector;
+    }
+
+    /**
+     * The value of a non-null row of a column whose first batch was an {@link #integers} vector:
+     * its primitive value when this batch is one too ({@code primitive}), else its Calcite value's
+     * (a later batch in another vector type).
+     */
+    static long integer(FieldVector vector, boolean primitive, CalciteColumn values, int row) {
+        return primitive ? integer(vector, row) : ((Number) values.get(row)).longValue();
     }
 
     /** The primitive value of a non-null row of an {@link #integers} vector. */

@@ -35,7 +35,6 @@ public final class DistinctAggregateCandidateRule extends RelOptRule {
                 .replace(EnumerableConvention.INSTANCE));
         call.transformTo(new DistinctAggregateCandidate(aggregate.getCluster(),
                 aggregate.getTraitSet().replace(EnumerableConvention.INSTANCE), aggregate.getHints(), input,
-                aggregate.getGroupSet(),
-                aggregate.getGroupSets(), aggregate.getAggCallList()));
+                aggregate.getGroupSet(), aggregate.getGroupSets(), aggregate.getAggCallList()));
     }
 }

@@ -14,7 +14,9 @@ import java.util.Random;
 import java.util.Set;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
+import org.apache.arrow.vector.BaseIntVector;
 import org.apache.arrow.vector.BigIntVector;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.LargeVarCharVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -112,8 +114,10 @@ class GroupTablesTest {
     @Test
     void batchesOfAnotherVectorTypeKeepTheFirstBatchsGroupsAndCounts() {
         try (BufferAllocator allocator = new RootAllocator();
-                VectorSchemaRoot first = VectorSchemaRoot.of(strings(allocator, "a", "b"), ints(allocator, 1, 2));
-                VectorSchemaRoot second = VectorSchemaRoot.of(largeStrings(allocator, "b", "c"), longs(allocator, 2L, 3L))) {
+                VectorSchemaRoot first = VectorSchemaRoot.of(strings(allocator, "a", "b"),
+                        integers(new IntVector("v", allocator), 1, 2));
+                VectorSchemaRoot second = VectorSchemaRoot.of(largeStrings(allocator, "b", "c"),
+                        integers(new BigIntVector("v", allocator), 2, 3))) {
             GroupNumbers groups = GroupNumbers.of(List.of(0));
             Accumulator distinct = Accumulator.of(new Aggregation(Function.COUNT_DISTINCT, 1, SqlTypeName.BIGINT));
             int[] groupOfRow = new int[2];
@@ -151,21 +155,10 @@ class GroupTablesTest {
         return vector;
     }
 
-    private static IntVector ints(BufferAllocator allocator, int... values) {
-        IntVector vector = new IntVector("v", allocator);
-        vector.allocateNew(values.length);
+    private static <V extends FieldVector & BaseIntVector> V integers(V vector, long... values) {
+        vector.allocateNew();
         for (int i = 0; i < values.length; i++) {
-            vector.set(i, values[i]);
-        }
-        vector.setValueCount(values.length);
-        return vector;
-    }
-
-    private static BigIntVector longs(BufferAllocator allocator, long... values) {
-        BigIntVector vector = new BigIntVector("v", allocator);
-        vector.allocateNew(values.length);
-        for (int i = 0; i < values.length; i++) {
-            vector.set(i, values[i]);
+            vector.setWithPossibleTruncate(i, values[i]);
         }
         vector.setValueCount(values.length);
         return vector;
