@@ -8,6 +8,7 @@ import com.google.protobuf.Message;
 import dev.riffle.flight.auth.PrincipalAuthenticator;
 import dev.riffle.flight.metadata.CatalogMetadata;
 import dev.riffle.flight.metadata.TypeInfo;
+import dev.riffle.flight.statement.LookupsAhead;
 import dev.riffle.flight.statement.ParameterRows;
 import dev.riffle.flight.statement.PreparedStatements;
 import dev.riffle.flight.statement.QueryTicket;
@@ -22,13 +23,16 @@ import dev.riffle.server.session.Sessions;
 import dev.riffle.server.sql.SqlResult;
 import dev.riffle.server.sql.SqlStatements;
 import dev.riffle.sql.exec.InsertValues;
+import dev.riffle.sql.exec.LookedUpRows;
 import dev.riffle.sql.exec.StatementShape;
 import dev.riffle.core.read.BucketRef;
+import dev.riffle.core.reader.TableReader;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Function;
@@ -85,6 +89,14 @@ import org.apache.arrow.vector.types.pojo.Schema;
 final class RiffleFlightSqlProducer implements FlightSqlProducer {
     /** How many parameter rows one bind may carry. */
     static final int MAX_PARAMETER_ROWS = 100_000;
+    /** How many point queries' lookups started at GetFlightInfo may wait for their DoGet at once. */
+    static final int LOOKUPS_AHEAD = 1024;
+    /**
+     * The most rows a lookup started at GetFlightInfo keeps for its DoGet; a larger answer (a
+     * bucket-key prefix with many rows) is dropped and DoGet runs the query, so what waits for
+     * DoGets stays small.
+     */
+    static final int ROWS_AHEAD = 100;
 
     private final Sessions sessions;
     private final Optional<PrincipalAuthenticator> auth;
@@ -98,6 +110,8 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     private final FlightMetrics metrics;
     /** Queries being streamed, by ticket, so CancelFlightInfo can stop them. */
     private final Map<ByteString, AtomicBoolean> running = new ConcurrentHashMap<>();
+    /** Point queries' lookups started at GetFlightInfo, by ticket, for the DoGet that follows. */
+    private final LookupsAhead lookupsAhead = new LookupsAhead(LOOKUPS_AHEAD, Duration.ofSeconds(10));
 
     RiffleFlightSqlProducer(Sessions sessions, Optional<PrincipalAuthenticator> auth, TicketSigner signer,
             List<Location> locations, int endpointsPerScan, BufferAllocator allocator, FlightMetrics metrics) {
@@ -280,6 +294,9 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         for (FlightEndpoint endpoint : request.getInfo().getEndpoints()) {
             ByteString handle = statementHandle(endpoint.getTicket());
             AtomicBoolean flag = handle == null ? null : running.get(handle);
+            if (handle != null && lookupsAhead.discard(handle)) {
+                status = CancelStatus.CANCELLED; // its answer is dropped; DoGet would run the query anew
+            }
             if (flag != null) {
                 flag.set(true);
                 status = CancelStatus.CANCELLED;
@@ -481,6 +498,14 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
      */
     private FlightInfo info(CallContext context, StatementShape shape, FlightDescriptor descriptor, String sql,
             List<Object> parameters) {
+        if (shape.query() && locations.isEmpty()) {
+            // First, before anything else is spent on the call: its lookup waits out Fluss's batch
+            // window meanwhile. (With advertised locations the DoGet may go to another instance.)
+            Optional<FlightInfo> pointQuery = lookUpAhead(context, shape, descriptor, sql, parameters);
+            if (pointQuery.isPresent()) {
+                return pointQuery.get();
+            }
+        }
         List<Optional<ScanPart>> parts = List.of(Optional.empty());
         if (shape.query() && endpointsPerScan > 1) {
             Optional<Map<BucketRef, Long>> stops;
@@ -496,13 +521,61 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         List<FlightEndpoint> endpoints = new ArrayList<>();
         for (int i = 0; i < parts.size(); i++) {
             QueryTicket query = new QueryTicket(principal(context), sql, parameters, parts.get(i));
-            Ticket ticket = new Ticket(Any.pack(TicketStatementQuery.newBuilder()
-                    .setStatementHandle(ByteString.copyFrom(query.encode(signer))).build()).toByteArray());
             Location[] where = locations.isEmpty() ? new Location[0]
                     : new Location[] {locations.get(i % locations.size())};
-            endpoints.add(new FlightEndpoint(ticket, where));
+            endpoints.add(endpoint(ByteString.copyFrom(query.encode(signer)), where));
         }
         return new FlightInfo(shape.rows(), descriptor, endpoints, -1, -1);
+    }
+
+    /** The endpoint of the query ticket {@code handle}, at {@code where} (nowhere: where the client asked). */
+    private static FlightEndpoint endpoint(ByteString handle, Location... where) {
+        return new FlightEndpoint(new Ticket(Any.pack(TicketStatementQuery.newBuilder().setStatementHandle(handle)
+                .build()).toByteArray()), where);
+    }
+
+    /**
+     * The FlightInfo of a point query ({@link SqlStatements#lookUp}: a key lookup this session ran
+     * before), one endpoint, its lookup started for the endpoint's DoGet to take
+     * ({@link LookupsAhead}). Empty for anything else, and when anything goes wrong here: the
+     * statement then gets its FlightInfo as any other, and DoGet runs it (and reports what is
+     * wrong); so does a lookup that fails.
+     */
+    private Optional<FlightInfo> lookUpAhead(CallContext context, StatementShape shape, FlightDescriptor descriptor,
+            String sql, List<Object> parameters) {
+        if (!lookupsAhead.hasRoom()) {
+            return Optional.empty(); // every place is taken: DoGet runs the query, Fluss sees one lookup
+        }
+        ByteString handle = ByteString.copyFrom(new QueryTicket(principal(context), sql, parameters, Optional.empty())
+                .encode(signer));
+        RequestContext request;
+        try {
+            request = open(context, "Flight SQL lookup");
+        } catch (RuntimeException e) {
+            return Optional.empty();
+        }
+        Optional<CompletableFuture<LookedUpRows>> answer;
+        try {
+            answer = SqlStatements.lookUp(request, sql, parameters);
+        } catch (RuntimeException e) {
+            answer = Optional.empty();
+        }
+        if (answer.isEmpty()) {
+            request.close();
+            return Optional.empty();
+        }
+        CompletableFuture<LookedUpRows> found = answer.get();
+        lookupsAhead.offer(handle, found);
+        found.whenComplete((rows, failure) -> {
+            try {
+                if (failure != null || rows.rows().size() > ROWS_AHEAD) {
+                    lookupsAhead.discard(handle, found);
+                }
+            } finally {
+                request.close();
+            }
+        });
+        return Optional.of(new FlightInfo(shape.rows(), descriptor, List.of(endpoint(handle)), -1, -1));
     }
 
     private FlightInfo metadataInfo(Message command, FlightDescriptor descriptor, Schema schema) {
@@ -516,7 +589,17 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(key, cancelled);
         long started = System.nanoTime();
+        Optional<CompletableFuture<LookedUpRows>> ahead = part.isEmpty() ? lookupsAhead.take(key) : Optional.empty();
+        String command = ahead.isPresent() ? "DoGet(looked up at GetFlightInfo)" : "DoGet";
         try (RequestContext request = open(context, "Flight SQL DoGet")) {
+            if (ahead.isPresent()) {
+                LookedUpRows found = request.await(ahead.get(), "The key lookup");
+                try (TableReader reader = found.reader(request.allocator())) {
+                    long sent = ResultStream.send(reader, listener, cancelled::get, request.limits().scanTimeout());
+                    metrics.record(command, started, true, sent);
+                }
+                return;
+            }
             SqlResult result;
             try {
                 result = SqlStatements.run(request, sql, parameters, part);
@@ -532,7 +615,7 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
                 metrics.record("DoGet", started, true, sent);
             }
         } catch (RuntimeException e) {
-            metrics.record("DoGet", started, false, 0);
+            metrics.record(command, started, false, 0);
             listener.error(FlightErrors.toFlight(unwrap(e), Optional.of(sql)));
         } finally {
             running.remove(key);

@@ -16,6 +16,7 @@ import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.ThreadLocalRandom;
 
 /**
  * What one {@code DoGet} reads, carried by its ticket so that any Riffle instance can serve it: the
@@ -34,8 +35,12 @@ import java.util.Optional;
  * @param parameters its {@code ?} values in order ({@code null}, Boolean, Long, Float, Double,
  *     BigDecimal, String, byte[], java.sql.Date, Time or Timestamp)
  * @param part the buckets and stop offsets of this endpoint, when the scan is cut into several
+ * @param execution which execution of the statement this is, drawn at random for each FlightInfo:
+ *     two executions of the same query get different tickets, so a DoGet takes only what its own
+ *     GetFlightInfo started ({@link LookupsAhead})
  */
-public record QueryTicket(String principal, String sql, List<Object> parameters, Optional<ScanPart> part) {
+public record QueryTicket(String principal, String sql, List<Object> parameters, Optional<ScanPart> part,
+        long execution) {
     private static final ObjectMapper JSON = new ObjectMapper();
     private static final int VERSION = 1;
 
@@ -44,6 +49,11 @@ public record QueryTicket(String principal, String sql, List<Object> parameters,
         requireNonNull(sql, "sql is null");
         parameters = Collections.unmodifiableList(new ArrayList<>(requireNonNull(parameters, "parameters is null")));
         requireNonNull(part, "part is null");
+    }
+
+    /** A ticket of a new execution of the statement (its {@code execution} drawn at random). */
+    public QueryTicket(String principal, String sql, List<Object> parameters, Optional<ScanPart> part) {
+        this(principal, sql, parameters, part, ThreadLocalRandom.current().nextLong());
     }
 
     public byte[] encode(TicketSigner signer) {
@@ -56,6 +66,7 @@ public record QueryTicket(String principal, String sql, List<Object> parameters,
             values.add(encodeValue(parameter));
         }
         part.ifPresent(p -> root.set("part", p.toJson(JSON)));
+        root.put("execution", execution);
         try {
             return signer.sign(JSON.writeValueAsBytes(root));
         } catch (IOException e) {
@@ -82,7 +93,8 @@ public record QueryTicket(String principal, String sql, List<Object> parameters,
             }
             Optional<ScanPart> part = root.hasNonNull("part") ? Optional.of(ScanPart.fromJson(root.get("part")))
                     : Optional.empty();
-            return new QueryTicket(root.path("principal").asText(), root.path("sql").asText(), parameters, part);
+            return new QueryTicket(root.path("principal").asText(), root.path("sql").asText(), parameters, part,
+                    root.path("execution").asLong());
         } catch (IOException | RuntimeException e) {
             if (e instanceof InvalidTicketException invalid) {
                 throw invalid;

@@ -187,7 +187,7 @@ public final class DirectRead {
             Schema schema = SelectingReader.selectedSchema(ArrowTypeMapping.toArrowSchema(rowType.project(read)),
                     columns, names);
             known = new LookedUpRows.Columns(schema, fields,
-                    fields.stream().map(field -> FlussValueReader.of(rowType.getTypeAt(field))).toList());
+                    fields.stream().map(field -> FlussValueReader.of(rowType.getTypeAt(field))).toList(), rowType);
             lookedUp = known;
         }
         return known;

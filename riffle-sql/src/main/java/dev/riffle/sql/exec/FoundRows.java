@@ -4,9 +4,10 @@ import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.Iterator;
-import org.apache.arrow.memory.BufferAllocator;
 import java.util.List;
+import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.row.InternalRow;
+import org.apache.fluss.types.RowType;
 import org.apache.fluss.utils.CloseableIterator;
 
 /** Rows found by key lookups as Arrow batches in the plan's columns. */
@@ -14,6 +15,12 @@ final class FoundRows {
     private FoundRows() {}
 
     static TableReader reader(List<InternalRow> found, ReadPlan plan, BufferAllocator allocator) {
+        return reader(found, plan.table().getRowType(), plan.columns().stream().mapToInt(Integer::intValue).toArray(),
+                allocator);
+    }
+
+    /** Rows of {@code rowType} as Arrow batches of their {@code columns}. */
+    static TableReader reader(List<InternalRow> found, RowType rowType, int[] columns, BufferAllocator allocator) {
         Iterator<InternalRow> rows = found.iterator();
         CloseableIterator<InternalRow> iterator = new CloseableIterator<>() {
             @Override
@@ -29,7 +36,6 @@ final class FoundRows {
             @Override
             public void close() {}
         };
-        int[] columns = plan.columns().stream().mapToInt(Integer::intValue).toArray();
-        return new RowsReader(iterator, plan.table().getRowType(), columns, allocator, found.size());
+        return new RowsReader(iterator, rowType, columns, allocator, found.size());
     }
 }
