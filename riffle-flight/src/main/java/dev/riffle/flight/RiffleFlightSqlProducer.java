@@ -546,8 +546,6 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         if (!lookupsAhead.hasRoom()) {
             return Optional.empty(); // every place is taken: DoGet runs the query, Fluss sees one lookup
         }
-        ByteString handle = ByteString.copyFrom(new QueryTicket(principal(context), sql, parameters, Optional.empty())
-                .encode(signer));
         RequestContext request;
         try {
             request = open(context, "Flight SQL lookup");
@@ -565,6 +563,14 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
             return Optional.empty();
         }
         CompletableFuture<LookedUpRows> found = answer.get();
+        ByteString handle;
+        try {
+            handle = ByteString.copyFrom(new QueryTicket(principal(context), sql, parameters, Optional.empty())
+                    .encode(signer));
+        } catch (RuntimeException e) {
+            found.whenComplete((rows, failure) -> request.close());
+            throw e; // as the statement's FlightInfo would fail without the lookup
+        }
         lookupsAhead.offer(handle, found);
         found.whenComplete((rows, failure) -> {
             try {
@@ -592,14 +598,15 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         Optional<CompletableFuture<LookedUpRows>> ahead = part.isEmpty() ? lookupsAhead.take(key) : Optional.empty();
         String command = ahead.isPresent() ? "DoGet(looked up at GetFlightInfo)" : "DoGet";
         try (RequestContext request = open(context, "Flight SQL DoGet")) {
-            if (ahead.isPresent()) {
-                LookedUpRows found = request.await(ahead.get(), "The key lookup");
-                try (TableReader reader = found.reader(request.allocator())) {
+            Optional<LookedUpRows> found = ahead.isPresent() ? foundAhead(request, ahead.get()) : Optional.empty();
+            if (found.isPresent()) {
+                try (TableReader reader = found.get().reader(request.allocator())) {
                     long sent = ResultStream.send(reader, listener, cancelled::get, request.limits().scanTimeout());
                     metrics.record(command, started, true, sent);
                 }
                 return;
             }
+            command = "DoGet";
             SqlResult result;
             try {
                 result = SqlStatements.run(request, sql, parameters, part);
@@ -619,6 +626,22 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
             listener.error(FlightErrors.toFlight(unwrap(e), Optional.of(sql)));
         } finally {
             running.remove(key);
+        }
+    }
+
+    /**
+     * What a lookup started at GetFlightInfo found; empty when it failed, for DoGet to run the query
+     * (and report what the query meets then). A lookup that takes longer than the request's timeout
+     * fails the DoGet, as the query would.
+     */
+    private static Optional<LookedUpRows> foundAhead(RequestContext request, CompletableFuture<LookedUpRows> lookup) {
+        try {
+            return Optional.of(request.await(lookup, "The key lookup"));
+        } catch (RuntimeException e) {
+            if (lookup.isCancelled() || !lookup.isCompletedExceptionally()) {
+                throw e; // timed out (await cancelled it) or interrupted
+            }
+            return Optional.empty();
         }
     }
 

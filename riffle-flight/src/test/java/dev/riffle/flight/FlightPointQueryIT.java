@@ -105,11 +105,19 @@ class FlightPointQueryIT {
                     upsert(server, table, 2, "bea");
                     assertThat(owners(client, execute(prepared, parameters, 2))).containsExactly("bea");
 
-                    // Two executions of one statement before either is fetched: each answers it.
+                    // Two executions of one query before either is fetched: each ticket is its own,
+                    // and each fetch takes its own execution's lookup.
+                    // (61 fetches so far, each counted once the server has ended its stream)
+                    await().atMost(Duration.ofSeconds(10))
+                            .until(() -> calls(registry, LOOKED_UP_AHEAD) + calls(registry, "DoGet") == 61);
+                    long before = calls(registry, LOOKED_UP_AHEAD);
                     FlightInfo first = execute(prepared, parameters, 3);
                     FlightInfo second = execute(prepared, parameters, 3);
+                    assertThat(first.getEndpoints().get(0).getTicket())
+                            .isNotEqualTo(second.getEndpoints().get(0).getTicket());
                     assertThat(owners(client, second)).containsExactly("cy");
                     assertThat(owners(client, first)).containsExactly("cy");
+                    await().atMost(Duration.ofSeconds(10)).until(() -> calls(registry, LOOKED_UP_AHEAD) == before + 2);
                 }
                 // The same query as a plain statement, known from the prepared one's runs.
                 assertThat(owners(client, sql.execute("SELECT owner FROM " + table + " WHERE id = 1")))
@@ -231,9 +239,10 @@ class FlightPointQueryIT {
                     // the answer is this execution's, not the earlier one's.
                     FlightInfo unfetched = execute(prepared, parameters, 3);
                     upsert(first, table, 3, "cat");
-                    assertThat(owners(toFirst, execute(prepared, parameters, 3))).containsExactly("cat");
-                    assertThat(unfetched.getEndpoints().get(0).getTicket())
-                            .isNotEqualTo(cancelled.getEndpoints().get(0).getTicket());
+                    FlightInfo again = execute(prepared, parameters, 3);
+                    assertThat(again.getEndpoints().get(0).getTicket())
+                            .isNotEqualTo(unfetched.getEndpoints().get(0).getTicket());
+                    assertThat(owners(toFirst, again)).containsExactly("cat");
                     await().atMost(Duration.ofSeconds(10)).until(() -> calls(firstMetrics, LOOKED_UP_AHEAD) == 1);
                 }
             }
