@@ -6,6 +6,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.DirectAnswerConnectionFactory;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
@@ -14,6 +15,7 @@ import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.RequestScope;
 import dev.riffle.gateway.rows.LookupResource;
+import dev.riffle.gateway.rows.PlainRowLookup;
 import dev.riffle.server.ServerBuilder;
 import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.ServerLimits;
@@ -225,6 +227,7 @@ public final class Gateway implements AutoCloseable {
                 QueuedThreadPool threads = new QueuedThreadPool(250, 8, 60_000);
                 threads.setName("riffle-gateway-http");
                 LookupResource lookups = new LookupResource(threads);
+                PlainRowLookup rowLookup = new PlainRowLookup(lookups, sessions, metrics);
                 RequestScope scope = new RequestScope(sessions);
                 List<String> routes = Collections.synchronizedList(new ArrayList<>());
                 Javalin app = Javalin.create(config -> {
@@ -232,14 +235,15 @@ public final class Gateway implements AutoCloseable {
                     config.jetty.threadPool = threads;
                     config.jetty.modifyServer(server -> server.setErrorHandler(new JettyErrors()));
                     config.jetty.addConnector((server, http) -> {
-                        ServerConnector connector = new ServerConnector(server,
-                                new InlineAnswerConnectionFactory(http, Routes.answeredInline(sessions),
-                                        metrics::selectorRequest));
+                        InlineAnswerConnectionFactory inline = new InlineAnswerConnectionFactory(http,
+                                Routes.answeredInline(sessions), metrics::selectorRequest);
+                        ServerConnector connector = new ServerConnector(server, new DirectAnswerConnectionFactory(
+                                inline, Routes.direct(rowLookup), metrics::directRequest), inline);
                         connector.setHost(host());
                         connector.setPort(port());
                         return connector;
                     });
-                    config.jetty.modifyServletContextHandler(context -> Routes.aheadOfJavalin(lookups, sessions,
+                    config.jetty.modifyServletContextHandler(context -> Routes.aheadOfJavalin(rowLookup, sessions,
                             metrics, console, auth()).forEach(context::insertHandler));
                     config.http.maxRequestSize = limits.maxBodyBytes();
                     config.http.prefer405over404 = true;

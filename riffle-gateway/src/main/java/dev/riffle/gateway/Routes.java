@@ -3,6 +3,8 @@ package dev.riffle.gateway;
 import dev.riffle.gateway.console.ConsoleFiles;
 import dev.riffle.gateway.console.ConsoleHandler;
 import dev.riffle.gateway.console.ConsoleMode;
+import dev.riffle.gateway.http.DirectAnswerConnectionFactory;
+import dev.riffle.gateway.http.DirectRoute;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.MediaTypes;
@@ -10,6 +12,7 @@ import dev.riffle.gateway.meta.DatabaseResource;
 import dev.riffle.gateway.meta.PartitionResource;
 import dev.riffle.gateway.meta.TableResource;
 import dev.riffle.gateway.rows.LookupResource;
+import dev.riffle.gateway.rows.PlainRowLookup;
 import dev.riffle.gateway.rows.RowLookupHandler;
 import dev.riffle.gateway.sql.SqlLookupHandler;
 import dev.riffle.gateway.rows.WriteResource;
@@ -39,10 +42,10 @@ final class Routes {
      * authentication), answered as the {@code /v1/sql} route answers it; and the web console ({@code GET /} and {@code /console/...}, unless
      * it is off), which is not part of the API. Every other request passes on to Javalin.
      */
-    static List<HandlerWrapper> aheadOfJavalin(LookupResource lookups, Sessions sessions, GatewayMetrics metrics,
+    static List<HandlerWrapper> aheadOfJavalin(PlainRowLookup rowLookup, Sessions sessions, GatewayMetrics metrics,
             ConsoleMode console, Auth auth) {
         List<HandlerWrapper> handlers = new ArrayList<>();
-        handlers.add(new RowLookupHandler(lookups, sessions, metrics));
+        handlers.add(new RowLookupHandler(rowLookup, sessions));
         if (!sessions.authenticates()) {
             handlers.add(new SqlLookupHandler(sessions, metrics));
         }
@@ -50,6 +53,17 @@ final class Routes {
             handlers.add(new ConsoleHandler(ConsoleFiles.fromClasspath(), console, auth, metrics));
         }
         return handlers;
+    }
+
+    /**
+     * The routes the gateway's connections answer themselves, before Jetty's request machinery
+     * ({@link DirectAnswerConnectionFactory}): the plainest {@code GET} {@link Paths#ROW}, as
+     * {@link PlainRowLookup} takes it (the same as {@link RowLookupHandler} and the Javalin route
+     * below answer it). A connection whose request no direct route takes becomes Jetty's HTTP/1.1
+     * connection, where {@link #aheadOfJavalin} and the routes below answer it.
+     */
+    static List<DirectRoute> direct(PlainRowLookup rowLookup) {
+        return List.of(rowLookup);
     }
 
     /**

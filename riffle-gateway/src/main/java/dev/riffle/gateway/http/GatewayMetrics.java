@@ -33,6 +33,7 @@ public final class GatewayMetrics {
     private final Map<Tags, Counter> lakeFiles = new ConcurrentHashMap<>();
     private final Counter sqlKeyLookups;
     private final Counter selectorRequests;
+    private final Counter directRequests;
     private final Counter handedOver;
     private final Counter handedOverForRoom;
 
@@ -50,6 +51,9 @@ public final class GatewayMetrics {
         selectorRequests = Counter.builder("riffle.gateway.selector.requests")
                 .description("Requests taken on Jetty's selector thread (point lookups answered without a server thread)")
                 .register(registry);
+        directRequests = Counter.builder("riffle.gateway.direct.requests")
+                .description("Requests answered by the connection itself, without Jetty's request machinery (plain point lookups)")
+                .register(registry);
         handedOver = Counter.builder("riffle.gateway.selector.handovers")
                 .description("Requests begun on the selector thread and handed to a server thread, which would have waited")
                 .register(registry);
@@ -61,6 +65,11 @@ public final class GatewayMetrics {
     /** Counts one request taken on Jetty's selector thread ({@link InlineAnswerConnectionFactory}). */
     public void selectorRequest() {
         selectorRequests.increment();
+    }
+
+    /** Counts one request a connection answered itself ({@link DirectAnswerConnectionFactory}). */
+    public void directRequest() {
+        directRequests.increment();
     }
 
     /** Counts one request a handler began on the selector thread and handed to a pool thread. */

@@ -2,6 +2,7 @@ package dev.riffle.gateway.http;
 
 import io.javalin.http.Context;
 import java.util.Locale;
+import java.util.Optional;
 import java.util.Set;
 
 /** The media types the gateway reads and writes, and how a request's headers choose among them. */
@@ -89,6 +90,19 @@ public final class MediaTypes {
         }
         throw new ApiException(406, "not_acceptable", "Cannot produce any of Accept: " + accept + "; "
                 + ctx.method() + " " + ctx.path() + " answers " + produced);
+    }
+
+    /**
+     * Whether an {@code Accept} header (or none) takes JSON in its plainest forms: none, blank,
+     * {@code application/json} or {@code *}{@code /*}; what the point-lookup fast paths answer
+     * themselves (any other form goes to the route, which negotiates).
+     *
+     * <pre>{@code
+     * MediaTypes.plainlyAcceptsJson(Optional.ofNullable(request.getHeader("Accept")));
+     * }</pre>
+     */
+    public static boolean plainlyAcceptsJson(Optional<String> accept) {
+        return accept.map(value -> value.isBlank() || value.equals(JSON) || value.equals("*/*")).orElse(true);
     }
 
     /** A media type header (or one range of Accept) without parameters, lower case. */

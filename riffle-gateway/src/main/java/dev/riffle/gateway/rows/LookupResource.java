@@ -6,6 +6,8 @@ import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.ObjectNode;
 import com.fasterxml.jackson.databind.node.TextNode;
+import dev.riffle.core.values.FlussValueReader;
+import dev.riffle.core.values.JsonValueSink;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
@@ -31,6 +33,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.lookup.LookupResult;
@@ -46,7 +49,36 @@ import org.apache.fluss.row.InternalRow;
  * as one burst of pipelined lookups, not one round trip per key.
  */
 public final class LookupResource {
+    /** Tables whose shapes are kept ({@link #shapeOf}); past this many the cache starts over. */
+    private static final int MAX_SHAPES = 1_024;
+    /** The lookup shapes of tables looked up in, by path; an entry of older metadata is replaced. */
+    private final Map<TablePath, LookupShape> shapes = new ConcurrentHashMap<>();
     private final Executor responses;
+
+    /**
+     * What a point lookup in one table version needs besides its key: its key's shape, and how its
+     * rows are written as JSON. Made once per table version, not per lookup (the hottest request).
+     */
+    private record LookupShape(TableInfo table, RowShape key, List<String> names, List<FlussValueReader> readers) {
+        static LookupShape of(TableInfo table) {
+            return new LookupShape(table, RowShape.lookupKey(table), table.getRowType().getFieldNames(),
+                    FlussValueReader.ofFields(table.getRowType()));
+        }
+    }
+
+    /** {@code table}'s lookup shape, made again when {@code table} is other metadata than the kept one's. */
+    private LookupShape shapeOf(TableInfo table) {
+        LookupShape kept = shapes.get(table.getTablePath());
+        if (kept != null && kept.table() == table) {
+            return kept;
+        }
+        LookupShape made = LookupShape.of(table);
+        if (shapes.size() >= MAX_SHAPES) {
+            shapes.clear();
+        }
+        shapes.put(table.getTablePath(), made);
+        return made;
+    }
 
     /** @param responses the server's threads, which answer requests whose lookup completed */
     public LookupResource(Executor responses) {
@@ -104,7 +136,7 @@ public final class LookupResource {
 
     /** As {@link #lookUp(RequestContext, TablePath, String, Map)}, in {@code table} as known already. */
     PendingRow lookUp(RequestContext request, TableInfo table, String first, Map<String, List<String>> others) {
-        RowShape shape = RowShape.lookupKey(table);
+        RowShape shape = shapeOf(table).key();
         ObjectNode key = Json.MAPPER.createObjectNode();
         String firstColumn = table.getPrimaryKeys().get(0);
         key.set(firstColumn, TextNode.valueOf(first));
@@ -144,10 +176,11 @@ public final class LookupResource {
     }
 
     /** The row as one JSON object. */
-    static byte[] rowJson(TableInfo table, InternalRow row) throws IOException {
+    byte[] rowJson(TableInfo table, InternalRow row) throws IOException {
         ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+        LookupShape shape = shapeOf(table);
         try (JsonGenerator json = Json.MAPPER.createGenerator(bytes)) {
-            Render.writeRow(json, row, table.getRowType());
+            Render.writeRow(json, row, shape.names(), position -> position, shape.readers(), new JsonValueSink(json));
         }
         return bytes.toByteArray();
     }

@@ -10,6 +10,7 @@ import dev.riffle.gateway.http.AsyncJsonAnswer;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.Json;
+import dev.riffle.gateway.http.JsonAnswer;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.server.session.RequestContext;
@@ -160,7 +161,7 @@ public final class SqlLookupHandler extends HandlerWrapper {
         async.setTimeout(0); // the lookup has the SQL layer's timeout of its own
         String statement = sql.sql();
         answer.get().whenComplete((rows, failure) -> {
-            Answer rendered;
+            JsonAnswer rendered;
             try {
                 rendered = failure == null ? render(rows) : failed(failure, statement);
             } catch (IOException | RuntimeException e) {
@@ -215,14 +216,10 @@ public final class SqlLookupHandler extends HandlerWrapper {
         if (type == null || !MediaTypes.bare(type).equals(MediaTypes.JSON)) {
             return false;
         }
-        String accept = request.getHeader("Accept");
-        return accept == null || accept.isBlank() || accept.equals(MediaTypes.JSON) || accept.equals("*/*");
+        return MediaTypes.plainlyAcceptsJson(Optional.ofNullable(request.getHeader("Accept")));
     }
 
-    /** A status, its JSON body, the rows it holds, and the error code when it is an error. */
-    private record Answer(int status, byte[] json, long rows, String errorCode) {}
-
-    private static Answer render(LookedUpRows found) throws IOException {
+    private static JsonAnswer render(LookedUpRows found) throws IOException {
         ByteArrayOutputStream out = new ByteArrayOutputStream(256);
         long count;
         try (JsonGenerator json = Json.MAPPER.createGenerator(out)) {
@@ -236,20 +233,20 @@ public final class SqlLookupHandler extends HandlerWrapper {
                 return found.rows().size();
             });
         }
-        return new Answer(200, out.toByteArray(), count, null);
+        return JsonAnswer.ok(out.toByteArray(), count);
     }
 
-    private static Answer failed(Throwable failure, String sql) {
+    private static JsonAnswer failed(Throwable failure, String sql) {
         Throwable cause = failure instanceof CompletionException && failure.getCause() != null
                 ? failure.getCause() : failure;
         ApiException error = SqlResource.sqlFailure(cause instanceof Exception e ? e : new RuntimeException(cause), sql);
-        return new Answer(error.status(), Render.errorJson(error), -1, error.code());
+        return JsonAnswer.error(error);
     }
 
     /** Sends {@code answer} without blocking, then completes the request. */
-    private void send(Request base, Answer answer, long started, AsyncContext async) {
+    private void send(Request base, JsonAnswer answer, long started, AsyncContext async) {
         AsyncJsonAnswer.send(base, async, answer.status(), answer.json(), () -> metrics.record("POST", Paths.SQL,
-                answer.status(), answer.errorCode(), answer.rows(), "read", System.nanoTime() - started));
+                answer.status(), answer.errorCode().orElse(null), answer.rows(), "read", System.nanoTime() - started));
     }
 
     /** {@code request} with its body, already read, to read again. */
