@@ -163,6 +163,58 @@ class DirectAnswersIT {
     }
 
     /**
+     * Thousands of pipelined lookups answered at once (bad keys, in a table the gateway knows):
+     * the connection answers them one after another in one loop, not in calls nested per answer
+     * (which would overflow the stack).
+     */
+    @Test
+    void thousandsOfAnswersMadeAtOnceAreAnsweredInOrder() throws Exception {
+        String host = "Host: " + URI.create(api.url()).getAuthority() + "\r\n";
+        int requests = 5_000;
+        StringBuilder all = new StringBuilder();
+        for (int i = 0; i < requests; i++) {
+            all.append("GET ").append(tableUrl(path)).append("/rows/x").append(i).append(" HTTP/1.1\r\n")
+                    .append(host).append("\r\n");
+        }
+        ExecutorService writer = Executors.newSingleThreadExecutor();
+        try (RawConnection http = new RawConnection(URI.create(api.url()))) {
+            assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).json().get("v").asText())
+                    .isEqualTo("one");
+            Future<?> written = writer.submit(() -> {
+                http.writeRaw(all.toString());
+                return null;
+            });
+            for (int i = 0; i < requests; i++) {
+                RawResponse answer = http.read();
+                assertThat(answer.status()).as("answer " + i).isEqualTo(400);
+                assertThat(answer.json().get("error").get("message").asText()).as("answer " + i).contains("x" + i);
+            }
+            written.get(30, TimeUnit.SECONDS);
+            assertThat(http.send("GET " + tableUrl(path) + "/rows/2", Map.of(), null).json().get("v").asText())
+                    .isEqualTo("two");
+        } finally {
+            writer.shutdownNow();
+        }
+    }
+
+    /**
+     * A plain lookup, then in the same write a request the connection leaves to Jetty (lines
+     * ended by a bare LF): both answered, and the connection still serves the next request.
+     */
+    @Test
+    void aPipelinedRequestForJettyAfterALookupKeepsTheConnectionServing() throws IOException {
+        String authority = URI.create(api.url()).getAuthority();
+        try (RawConnection http = new RawConnection(URI.create(api.url()))) {
+            http.writeRaw("GET " + tableUrl(path) + "/rows/1 HTTP/1.1\r\nHost: " + authority + "\r\n\r\n"
+                    + "GET " + tableUrl(path) + "/rows/2 HTTP/1.1\nHost: " + authority + "\n\n");
+            assertThat(http.read().json().get("v").asText()).isEqualTo("one");
+            assertThat(http.read().json().get("v").asText()).isEqualTo("two");
+            assertThat(http.send("GET " + tableUrl(path) + "/rows/1", Map.of(), null).json().get("v").asText())
+                    .isEqualTo("one");
+        }
+    }
+
+    /**
      * Java's {@code HttpClient} asks for h2c on a connection's first request by default; the
      * gateway does not speak it, so the request is as plain as without the ask, and answered here.
      */

@@ -319,9 +319,17 @@ class InlineAnswersIT {
             socket.shutdownOutput();
         }
 
-        /** Whether the server closed the connection (after whatever was read). */
+        /**
+         * Whether the server closed the connection (after whatever was read) within five seconds,
+         * well before its idle timeout (30 s) could close it instead.
+         */
         boolean closedByServer() throws IOException {
-            return in.read() < 0;
+            socket.setSoTimeout(5_000);
+            try {
+                return in.read() < 0;
+            } finally {
+                socket.setSoTimeout(30_000);
+            }
         }
 
         RawResponse read() throws IOException {

@@ -286,12 +286,14 @@ public final class DirectAnswerConnectionFactory extends AbstractConnectionFacto
         }
 
         /**
-         * Sets read interest unless it is set, the client ended, the buffer is full, or a whole
-         * request waits in it already: so it is never set when the connection may be handed to
-         * Jetty's (whose own read interest would clash with it).
+         * Sets read interest unless it is set, the client ended, the buffer is full, a whole
+         * request waits in it already, or what waits is no plain head (a bare LF, binary): so it
+         * is never set when the connection may be handed to Jetty's, whose own read interest would
+         * clash with it (Jetty cannot take back a read interest).
          */
         private void readOnIfWanted() {
-            boolean room = buffer == null || (buffer.remaining() < bufferSize && RequestHead.end(buffer) < 0);
+            boolean room = buffer == null || (buffer.remaining() < bufferSize && RequestHead.end(buffer) < 0
+                    && RequestHead.mayBePlain(buffer));
             if (!interested && !ended && room) {
                 interested = true;
                 fillInterested();
