@@ -42,13 +42,14 @@ import org.slf4j.LoggerFactory;
  * route reads from its line and headers, whose answer is one JSON document, needs none of it.
  *
  * <p>What keeps it HTTP: only the plainest requests are read here ({@link RequestHead}: HTTP/1.1,
- * no body, no {@code Expect}, {@code Upgrade} or {@code Connection: close}, a {@code Host}); the
+ * no body, no {@code Expect}, no {@code Connection: close}, no {@code Upgrade} but to an h2c the
+ * connector does not speak, a well-formed {@code Host}; see {@link #plain}); the
  * rest go to Jetty as they came, so every answer that is not a route's plain success or error
  * envelope (400 for malformed requests, 431 for a head over {@code HttpConfiguration}'s
  * request-header size, 404, 405) is Jetty's and Javalin's. One request is answered at a time, in
  * order (pipelined requests wait in the buffer); the answer carries the headers Jetty sends for the
- * same answer ({@code Date} and {@code Server} as its configuration says, {@code Content-Type},
- * {@code Content-Length}).
+ * same answer ({@code Date}, {@code Server} and {@code X-Powered-By} as its configuration says,
+ * {@code Content-Type}, {@code Content-Length}).
  *
  * <pre>{@code
  * HttpConnectionFactory http = new HttpConnectionFactory(configuration);
