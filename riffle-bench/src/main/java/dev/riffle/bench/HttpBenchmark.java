@@ -64,9 +64,13 @@ import org.apache.fluss.utils.TimeUtils;
  * </ol>
  *
  * <pre>
- * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=HttpBenchmark -Dbench.args="50000 1000000"
+ * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=HttpBenchmark -Dbench.args="250000 1000000"
  * </pre>
- * Arguments: lookups per side, measured in five alternating rounds after a warm-up that runs rounds of the same size until the rate settles (default 50,000), rows ingested per side, likewise in five rounds (default 1,000,000;
+ * Arguments: lookups per side, measured in five alternating rounds after a warm-up that runs rounds of the same size until the rate settles (default 250,000:
+ * rounds of 50,000 lookups, about two seconds each, after warm-up rounds as long; with rounds of
+ * 10,000, under half a second, the HTTP side's rounds spread 18–28 k/s within one run on
+ * 2026-12-05 while the {@code Lookuper}'s stayed within 27–29 k/s, and with rounds of 50,000
+ * 25–28 k/s), rows ingested per side, likewise in five rounds (default 1,000,000;
  * JSON ingests a fifth of each round), and the HTTP client: {@code raw} (default: {@link HttpBenchmarkClient},
  * one blocking keep-alive connection per client thread, as wrk would drive the gateway) or
  * {@code jdk} ({@code java.net.http.HttpClient}, whose own CPU per small request is several times
@@ -114,7 +118,7 @@ public final class HttpBenchmark {
             values.addAll(List.of(arg.trim().split("\\s+")));
         }
         values.removeIf(String::isEmpty);
-        int lookups = values.size() > 0 ? Integer.parseInt(values.get(0)) : 50_000;
+        int lookups = values.size() > 0 ? Integer.parseInt(values.get(0)) : 250_000;
         int ingestRows = values.size() > 1 ? Integer.parseInt(values.get(1)) : 1_000_000;
         boolean jdkClient = values.size() > 2 && values.get(2).equals("jdk");
         if (values.size() > 2 && !jdkClient && !values.get(2).equals("raw")) {

@@ -7,6 +7,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.DirectAnswerConnectionFactory;
+import dev.riffle.gateway.http.DirectRoute;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
@@ -155,6 +156,7 @@ public final class Gateway implements AutoCloseable {
     /** Settings of a gateway; {@link #start()} opens the connection (unless given one) and the port. */
     public static final class Builder extends ServerBuilder<Builder> {
         private ConsoleMode console = ConsoleMode.ON;
+        private Duration idleTimeout = Duration.ofSeconds(30);
 
         private Builder() {
             super("the gateway", 8080);
@@ -202,6 +204,21 @@ public final class Gateway implements AutoCloseable {
         }
 
         /**
+         * How long a connection may stay idle before the gateway closes it (default 30 s): no
+         * request arriving, or an answer its client does not take (a client that stops reading).
+         * A request being answered (a lookup or scan under way) has its own timeout instead.
+         */
+        public Builder idleTimeout(Duration timeout) {
+            requireNonNull(timeout, "timeout is null");
+            // Jetty counts it in whole milliseconds, and 0 would mean no idle timeout at all.
+            if (timeout.compareTo(Duration.ofMillis(1)) < 0) {
+                throw new IllegalArgumentException("idleTimeout must be at least 1 ms, got " + timeout);
+            }
+            this.idleTimeout = timeout;
+            return this;
+        }
+
+        /**
          * Whether the web console is served at {@code /} (default {@link ConsoleMode#ON}): the
          * console's page and files come from this jar and use only the public API;
          * {@link ConsoleMode#READ_ONLY} hides its writes, DDL and non-query SQL, {@link ConsoleMode#OFF}
@@ -237,10 +254,13 @@ public final class Gateway implements AutoCloseable {
                     config.jetty.addConnector((server, http) -> {
                         InlineAnswerConnectionFactory inline = new InlineAnswerConnectionFactory(http,
                                 Routes.answeredInline(sessions), metrics::selectorRequest);
-                        ServerConnector connector = new ServerConnector(server, new DirectAnswerConnectionFactory(
-                                inline, Routes.direct(rowLookup), metrics::directRequest), inline);
+                        List<DirectRoute> direct = Routes.direct(rowLookup, sessions);
+                        ServerConnector connector = direct.isEmpty() ? new ServerConnector(server, inline)
+                                : new ServerConnector(server, new DirectAnswerConnectionFactory(inline, direct,
+                                        metrics::directRequest), inline);
                         connector.setHost(host());
                         connector.setPort(port());
+                        connector.setIdleTimeout(idleTimeout.toMillis());
                         return connector;
                     });
                     config.jetty.modifyServletContextHandler(context -> Routes.aheadOfJavalin(rowLookup, sessions,

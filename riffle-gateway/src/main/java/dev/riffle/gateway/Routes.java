@@ -45,8 +45,8 @@ final class Routes {
     static List<HandlerWrapper> aheadOfJavalin(PlainRowLookup rowLookup, Sessions sessions, GatewayMetrics metrics,
             ConsoleMode console, Auth auth) {
         List<HandlerWrapper> handlers = new ArrayList<>();
-        handlers.add(new RowLookupHandler(rowLookup, sessions));
         if (!sessions.authenticates()) {
+            handlers.add(new RowLookupHandler(rowLookup));
             handlers.add(new SqlLookupHandler(sessions, metrics));
         }
         if (console != ConsoleMode.OFF) {
@@ -60,10 +60,11 @@ final class Routes {
      * ({@link DirectAnswerConnectionFactory}): the plainest {@code GET} {@link Paths#ROW}, as
      * {@link PlainRowLookup} takes it (the same as {@link RowLookupHandler} and the Javalin route
      * below answer it). A connection whose request no direct route takes becomes Jetty's HTTP/1.1
-     * connection, where {@link #aheadOfJavalin} and the routes below answer it.
+     * connection, where {@link #aheadOfJavalin} and the routes below answer it. None when the
+     * gateway authenticates: then every request goes through Jetty's request machinery.
      */
-    static List<DirectRoute> direct(PlainRowLookup rowLookup) {
-        return List.of(rowLookup);
+    static List<DirectRoute> direct(PlainRowLookup rowLookup, Sessions sessions) {
+        return sessions.authenticates() ? List.of() : List.of(rowLookup);
     }
 
     /**

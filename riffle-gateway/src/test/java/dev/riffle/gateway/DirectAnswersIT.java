@@ -5,12 +5,12 @@ import static dev.riffle.gateway.WriteIT.createTable;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import dev.riffle.gateway.InlineAnswersIT.RawConnection;
-import dev.riffle.gateway.InlineAnswersIT.RawResponse;
+import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.io.IOException;
 import java.net.URI;
+import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
@@ -255,6 +255,40 @@ class DirectAnswersIT {
             http.shutdownOutput();
             assertThat(http.read().json().get("v").asText()).isEqualTo("two");
             assertThat(http.closedByServer()).isTrue();
+        }
+    }
+
+    /**
+     * A client that sends lookups and never reads their answers holds its connection only until
+     * the idle timeout: the answers it does not take stall the gateway's writes, and the gateway
+     * closes the connection instead of holding it (and the answers) for as long as the client stays.
+     */
+    @Test
+    void aClientThatNeverReadsIsClosedAtTheIdleTimeout(LocalCluster cluster) throws Exception {
+        String value = "x".repeat(200_000);
+        assertThat(api.postJson(tableUrl(path) + "/rows", "[{\"id\": 3, \"v\": \"" + value + "\"}]").status())
+                .isEqualTo(200);
+        int requests = 100; // 20 MB of answers: far more than the two sockets' buffers hold
+        try (Gateway gateway = Gateway.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0)
+                        .idleTimeout(Duration.ofSeconds(1)).start()) {
+            // Warm: the table's metadata, handle and lookuper are ready, so the pipelined lookups
+            // below are answered (and stall) within milliseconds of arriving.
+            try (RawConnection warm = new RawConnection(URI.create(gateway.url()))) {
+                assertThat(warm.send("GET " + tableUrl(path) + "/rows/3", Map.of(), null).json().get("v").asText())
+                        .isEqualTo(value);
+            }
+            try (RawConnection http = RawConnection.withReceiveBuffer(URI.create(gateway.url()), 4096)) {
+                for (int i = 0; i < requests; i++) {
+                    http.writeHead("GET " + tableUrl(path) + "/rows/3", Map.of());
+                }
+                // The stimulus: the client reads nothing for three idle timeouts.
+                Thread.sleep(3_000);
+                String sent = new String(http.readToEnd(), StandardCharsets.ISO_8859_1);
+                assertThat(sent).as("what the gateway sent before it closed the connection").startsWith("HTTP/1.1 200");
+                int answers = sent.split("HTTP/1.1 200", -1).length - 1;
+                assertThat(answers).as("answers begun before the connection was closed").isBetween(1, requests - 1);
+            }
+            assertThat(gateway.arrowAllocatedBytes()).isZero();
         }
     }
 

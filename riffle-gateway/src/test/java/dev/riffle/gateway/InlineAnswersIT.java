@@ -5,21 +5,14 @@ import static dev.riffle.gateway.WriteIT.createTable;
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
-import java.io.ByteArrayOutputStream;
 import java.io.IOException;
-import java.io.InputStream;
-import java.io.OutputStream;
-import java.net.Socket;
 import java.net.URI;
 import java.util.ArrayList;
 import java.util.Arrays;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -248,133 +241,6 @@ class InlineAnswersIT {
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new AssertionError(e);
-        }
-    }
-
-    record RawResponse(int status, Map<String, String> headers, byte[] body) {
-        String text() {
-            return new String(body, UTF_8);
-        }
-
-        JsonNode json() {
-            try {
-                return Api.JSON.readTree(body);
-            } catch (IOException e) {
-                throw new AssertionError("Not JSON: " + text(), e);
-            }
-        }
-    }
-
-    /** One HTTP/1.1 keep-alive connection, written and read by hand (lengths and chunked bodies). */
-    static final class RawConnection implements AutoCloseable {
-        private final URI base;
-        private final Socket socket;
-        private final OutputStream out;
-        private final InputStream in;
-
-        RawConnection(URI base) throws IOException {
-            this.base = base;
-            this.socket = new Socket(base.getHost(), base.getPort());
-            socket.setSoTimeout(30_000); // a request stuck on the selector fails here
-            this.out = socket.getOutputStream();
-            this.in = socket.getInputStream();
-        }
-
-        RawResponse postJson(String path, String json) throws IOException {
-            return send("POST " + path, Map.of("Content-Type", "application/json"), json.getBytes(UTF_8));
-        }
-
-        RawResponse send(String requestLine, Map<String, String> headers, byte[] body) throws IOException {
-            Map<String, String> all = new LinkedHashMap<>(headers);
-            if (body != null) {
-                all.put("Content-Length", String.valueOf(body.length));
-            }
-            writeHead(requestLine, all);
-            if (body != null) {
-                writeBody(body);
-            }
-            return read();
-        }
-
-        void writeHead(String requestLine, Map<String, String> headers) throws IOException {
-            StringBuilder head = new StringBuilder(requestLine).append(" HTTP/1.1\r\nHost: ").append(base.getHost())
-                    .append(':').append(base.getPort()).append("\r\n");
-            headers.forEach((name, value) -> head.append(name).append(": ").append(value).append("\r\n"));
-            out.write(head.append("\r\n").toString().getBytes(UTF_8));
-            out.flush();
-        }
-
-        void writeBody(byte[] body) throws IOException {
-            out.write(body);
-            out.flush();
-        }
-
-        /** Bytes as they are, however they split a request. */
-        void writeRaw(String bytes) throws IOException {
-            writeBody(bytes.getBytes(UTF_8));
-        }
-
-        /** Ends what this client sends; what the server still answers can be read. */
-        void shutdownOutput() throws IOException {
-            socket.shutdownOutput();
-        }
-
-        /**
-         * Whether the server closed the connection (after whatever was read) within five seconds,
-         * well before its idle timeout (30 s) could close it instead.
-         */
-        boolean closedByServer() throws IOException {
-            socket.setSoTimeout(5_000);
-            try {
-                return in.read() < 0;
-            } finally {
-                socket.setSoTimeout(30_000);
-            }
-        }
-
-        RawResponse read() throws IOException {
-            String statusLine = line();
-            int status = Integer.parseInt(statusLine.split(" ")[1]);
-            Map<String, String> headers = new LinkedHashMap<>();
-            for (String line = line(); !line.isEmpty(); line = line()) {
-                int colon = line.indexOf(':');
-                headers.put(line.substring(0, colon).trim().toLowerCase(Locale.ROOT), line.substring(colon + 1).trim());
-            }
-            if (status == 100) {
-                return new RawResponse(status, headers, new byte[0]);
-            }
-            if ("chunked".equalsIgnoreCase(headers.get("transfer-encoding"))) {
-                ByteArrayOutputStream body = new ByteArrayOutputStream();
-                for (int size = Integer.parseInt(line().split(";")[0].trim(), 16); size > 0;
-                        size = Integer.parseInt(line().split(";")[0].trim(), 16)) {
-                    body.write(in.readNBytes(size));
-                    line();
-                }
-                while (!line().isEmpty()) {
-                    // trailers
-                }
-                return new RawResponse(status, headers, body.toByteArray());
-            }
-            int length = Integer.parseInt(headers.getOrDefault("content-length", "0"));
-            return new RawResponse(status, headers, in.readNBytes(length));
-        }
-
-        private String line() throws IOException {
-            ByteArrayOutputStream line = new ByteArrayOutputStream();
-            for (int b = in.read(); b != '\n'; b = in.read()) {
-                if (b < 0) {
-                    throw new IOException("The server closed the connection");
-                }
-                if (b != '\r') {
-                    line.write(b);
-                }
-            }
-            return line.toString(UTF_8);
-        }
-
-        @Override
-        public void close() throws IOException {
-            socket.close();
         }
     }
 }

@@ -14,10 +14,11 @@ import org.slf4j.LoggerFactory;
  * A JSON answer to a request a handler ahead of Javalin took asynchronously (the point lookups of
  * {@code RowLookupHandler} and {@code SqlLookupHandler}): handed to Jetty without blocking, so a
  * client that reads slowly holds up no thread; once sent (or given up), {@code done} runs and the
- * request completes.
+ * request completes. Which thread calls it is {@link AnswerWriting#whenMade}'s rule.
  *
  * <pre>{@code
- * AsyncJsonAnswer.send(base, async, 200, json, () -> metrics.record(...));
+ * AnswerWriting.whenMade(made, server.getThreadPool(), answer -> AsyncJsonAnswer.send(base, async, answer,
+ *         () -> metrics.record(...)));
  * }</pre>
  */
 public final class AsyncJsonAnswer {
@@ -25,11 +26,12 @@ public final class AsyncJsonAnswer {
 
     private AsyncJsonAnswer() {}
 
-    public static void send(Request base, AsyncContext async, int status, byte[] json, Runnable done) {
-        requireNonNull(json, "json is null");
+    public static void send(Request base, AsyncContext async, JsonAnswer answer, Runnable done) {
+        requireNonNull(answer, "answer is null");
         requireNonNull(done, "done is null");
+        byte[] json = answer.json();
         Response response = base.getResponse();
-        response.setStatus(status);
+        response.setStatus(answer.status());
         response.setContentType(MediaTypes.JSON);
         response.setContentLength(json.length);
         Runnable complete = () -> {

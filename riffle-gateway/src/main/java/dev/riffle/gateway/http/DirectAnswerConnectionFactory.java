@@ -12,7 +12,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.BiConsumer;
 import org.eclipse.jetty.http.HttpStatus;
 import org.eclipse.jetty.io.AbstractConnection;
 import org.eclipse.jetty.io.ByteBufferPool;
@@ -123,7 +122,7 @@ public final class DirectAnswerConnectionFactory extends AbstractConnectionFacto
     /**
      * One connection. Its state (the buffer, whether read interest is set) is touched only inside
      * {@link #serve}'s loop, which one thread runs at a time: the selector when bytes arrive, the
-     * server thread that wrote an answer once it is written.
+     * server thread that wrote an answer once it is written, the thread that closes the connection.
      */
     private final class DirectAnswerConnection extends AbstractConnection implements Connection.UpgradeFrom {
         private final Connector connector;
@@ -159,6 +158,11 @@ public final class DirectAnswerConnectionFactory extends AbstractConnectionFacto
         private boolean ended;
         /** Jetty's connection has taken over, or this one closed: nothing more is served. */
         private boolean done;
+        /**
+         * The connection closed or was handed to Jetty's (on any thread): the next {@link #serveNext}
+         * gives the buffer back, if it still holds one.
+         */
+        private volatile boolean closed;
 
         DirectAnswerConnection(Connector connector, EndPoint endPoint) {
             super(endPoint, connector.getExecutor());
@@ -183,6 +187,15 @@ public final class DirectAnswerConnectionFactory extends AbstractConnectionFacto
         @Override
         public void onFillable() {
             arrived.set(true);
+            serve();
+        }
+
+        @Override
+        public void onClose(Throwable cause) {
+            super.onClose(cause);
+            // The buffer is given back by the thread that serves (serve() lets one at a time), never
+            // while another thread may still be filling it.
+            closed = true;
             serve();
         }
 
@@ -214,6 +227,14 @@ public final class DirectAnswerConnectionFactory extends AbstractConnectionFacto
         }
 
         private void serveNext() throws IOException {
+            if (closed) {
+                done = true;
+                if (buffer != null) {
+                    buffers.release(buffer);
+                    buffer = null;
+                }
+                return;
+            }
             if (done) {
                 return;
             }
@@ -266,20 +287,7 @@ public final class DirectAnswerConnectionFactory extends AbstractConnectionFacto
                     answering = true;
                     making = true;
                     readOnIfWanted();
-                    CompletableFuture<JsonAnswer> made = answer.get();
-                    BiConsumer<JsonAnswer, Throwable> sender = (finished, failure) -> send(route, head.get(),
-                            failure == null ? finished : JsonAnswer.failure(failure), started);
-                    if (made.isDone()) {
-                        made.whenComplete(sender);
-                    } else {
-                        // Written on a server thread, not on the thread that completes the lookup: that
-                        // is the Fluss client's network thread, which completes a whole batch of lookups
-                        // one after another, and a loopback write costs about as much as the rest of
-                        // the request, so writing there made each batch's last answer wait for all the
-                        // others' writes (HttpBenchmark P3, 2026-12-05: median 0.79x written there,
-                        // 0.86x on the pool, 0.83x on one writer thread).
-                        made.whenCompleteAsync(sender, threads);
-                    }
+                    AnswerWriting.whenMade(answer.get(), threads, made -> send(route, head.get(), made, started));
                     return;
                 }
             }
@@ -323,7 +331,7 @@ public final class DirectAnswerConnectionFactory extends AbstractConnectionFacto
 
         private void answered(DirectRoute route, RequestHead head, JsonAnswer answer, long started) {
             try {
-                route.answered(head, answer, started);
+                route.answered(answer, started);
             } catch (RuntimeException e) {
                 LOG.warn("Recording {} {} failed", head.method(), head.target(), e);
             }

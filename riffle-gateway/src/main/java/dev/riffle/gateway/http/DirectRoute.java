@@ -26,6 +26,9 @@ public interface DirectRoute {
      */
     Optional<CompletableFuture<JsonAnswer>> start(RequestHead head, Executor threads);
 
-    /** Called once {@code answer} to {@code head} is written (or its connection failed): the route's metrics. */
-    void answered(RequestHead head, JsonAnswer answer, long startedNanos);
+    /**
+     * Called once {@code answer}, of a request this route started at {@code startedNanos}
+     * ({@link System#nanoTime}), is written, or its connection failed: the route's metrics.
+     */
+    void answered(JsonAnswer answer, long startedNanos);
 }

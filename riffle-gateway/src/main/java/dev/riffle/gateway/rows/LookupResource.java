@@ -4,14 +4,13 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.node.ObjectNode;
-import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.core.values.FlussValueReader;
 import dev.riffle.core.values.JsonValueSink;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;
+import dev.riffle.server.session.SchemaDerived;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
@@ -28,12 +27,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.lookup.LookupResult;
@@ -49,35 +48,29 @@ import org.apache.fluss.row.InternalRow;
  * as one burst of pipelined lookups, not one round trip per key.
  */
 public final class LookupResource {
-    /** Tables whose shapes are kept ({@link #shapeOf}); past this many the cache starts over. */
-    private static final int MAX_SHAPES = 1_024;
-    /** The lookup shapes of tables looked up in, by path; an entry of older metadata is replaced. */
-    private final Map<TablePath, LookupShape> shapes = new ConcurrentHashMap<>();
+    /** A point lookup's shapes, made once per table version in the session's table handles. */
+    private static final SchemaDerived<LookupShape> LOOKUP_SHAPE = SchemaDerived.of("lookup shape", LookupShape::of);
+
     private final Executor responses;
 
     /**
      * What a point lookup in one table version needs besides its key: its key's shape, and how its
      * rows are written as JSON. Made once per table version, not per lookup (the hottest request).
      */
-    private record LookupShape(TableInfo table, RowShape key, List<String> names, List<FlussValueReader> readers) {
+    record LookupShape(RowShape key, List<String> names, List<FlussValueReader> readers) {
         static LookupShape of(TableInfo table) {
-            return new LookupShape(table, RowShape.lookupKey(table), table.getRowType().getFieldNames(),
+            return new LookupShape(RowShape.lookupKey(table), table.getRowType().getFieldNames(),
                     FlussValueReader.ofFields(table.getRowType()));
         }
-    }
 
-    /** {@code table}'s lookup shape, made again when {@code table} is other metadata than the kept one's. */
-    private LookupShape shapeOf(TableInfo table) {
-        LookupShape kept = shapes.get(table.getTablePath());
-        if (kept != null && kept.table() == table) {
-            return kept;
+        /** {@code row} as one JSON object. */
+        byte[] json(InternalRow row) throws IOException {
+            ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
+            try (JsonGenerator json = Json.MAPPER.createGenerator(bytes)) {
+                Render.writeRow(json, row, names, position -> position, readers, new JsonValueSink(json));
+            }
+            return bytes.toByteArray();
         }
-        LookupShape made = LookupShape.of(table);
-        if (shapes.size() >= MAX_SHAPES) {
-            shapes.clear();
-        }
-        shapes.put(table.getTablePath(), made);
-        return made;
     }
 
     /** @param responses the server's threads, which answer requests whose lookup completed */
@@ -107,12 +100,17 @@ public final class LookupResource {
             throw e;
         }
         ctx.future(() -> pending.found()
-                .thenAcceptAsync(row -> answerRow(ctx, request, format, pending.table(), row), responses)
+                .thenAcceptAsync(row -> answerRow(ctx, request, format, pending, row), responses)
                 .whenComplete((done, failure) -> request.close()));
     }
 
-    /** A point lookup under way: its table, and the row it finds (or a row_not_found failure). */
-    record PendingRow(TableInfo table, CompletableFuture<InternalRow> found) {}
+    /** A point lookup under way: its table, its shapes, and the row it finds (or a row_not_found failure). */
+    record PendingRow(TableInfo table, LookupShape shape, CompletableFuture<InternalRow> found) {
+        /** The row found, as one JSON object. */
+        byte[] rowJson(InternalRow row) throws IOException {
+            return shape.json(row);
+        }
+    }
 
     /**
      * {@code path}'s metadata when a lookup in it can be sent without asking the cluster anything
@@ -136,53 +134,43 @@ public final class LookupResource {
 
     /** As {@link #lookUp(RequestContext, TablePath, String, Map)}, in {@code table} as known already. */
     PendingRow lookUp(RequestContext request, TableInfo table, String first, Map<String, List<String>> others) {
-        RowShape shape = shapeOf(table).key();
-        ObjectNode key = Json.MAPPER.createObjectNode();
+        LookupShape shape = request.session().handles().derived(table, LOOKUP_SHAPE);
+        Map<String, String> key = new LinkedHashMap<>();
         String firstColumn = table.getPrimaryKeys().get(0);
-        key.set(firstColumn, TextNode.valueOf(first));
+        key.put(firstColumn, first);
         for (Map.Entry<String, List<String>> param : others.entrySet()) {
             if (param.getKey().equals(firstColumn)) {
                 throw ApiException.badRequest("invalid_key", "Key column '" + firstColumn + "' is given in the path; "
                         + "do not repeat it as a query parameter");
             }
-            key.set(param.getKey(), TextNode.valueOf(param.getValue().get(0)));
+            key.put(param.getKey(), param.getValue().get(0));
         }
-        GenericRow keyRow = shape.fromJson(key, -1, true);
+        GenericRow keyRow = shape.key().fromText(key);
         CompletableFuture<LookupResult> result = request.session().handles().withLookuper(table, List.of(),
                 lookuper -> lookuper.lookup(keyRow));
-        return new PendingRow(table, request.within(result, "The lookup in " + table.getTablePath())
+        return new PendingRow(table, shape, request.within(result, "The lookup in " + table.getTablePath())
                 .thenApply(found -> {
                     InternalRow row = found.getSingletonRow();
                     if (row == null) {
                         throw ApiException.notFound("row_not_found", "No row of " + table.getTablePath() + " has key "
-                                + key);
+                                + Json.MAPPER.valueToTree(key));
                     }
                     return row;
                 }));
     }
 
-    private void answerRow(Context ctx, RequestContext request, MediaTypes.Format format, TableInfo table,
+    private void answerRow(Context ctx, RequestContext request, MediaTypes.Format format, PendingRow pending,
             InternalRow row) {
         GatewayMetrics.rows(ctx, "read", 1);
         try {
             if (format == MediaTypes.Format.ARROW) {
-                Render.rows(ctx, format, List.of(row), table.getRowType(), request.allocator(), json -> { });
+                Render.rows(ctx, format, List.of(row), pending.table().getRowType(), request.allocator(), json -> { });
             } else {
-                ctx.status(200).contentType(MediaTypes.JSON).result(rowJson(table, row));
+                ctx.status(200).contentType(MediaTypes.JSON).result(pending.rowJson(row));
             }
         } catch (IOException e) {
             throw new UncheckedIOException(e);
         }
-    }
-
-    /** The row as one JSON object. */
-    byte[] rowJson(TableInfo table, InternalRow row) throws IOException {
-        ByteArrayOutputStream bytes = new ByteArrayOutputStream(256);
-        LookupShape shape = shapeOf(table);
-        try (JsonGenerator json = Json.MAPPER.createGenerator(bytes)) {
-            Render.writeRow(json, row, shape.names(), position -> position, shape.readers(), new JsonValueSink(json));
-        }
-        return bytes.toByteArray();
     }
 
     @OpenApi(path = Paths.LOOKUP, methods = HttpMethod.POST, tags = "Lookups", operationId = "lookupRows",
@@ -203,7 +191,7 @@ public final class LookupResource {
         RequestContext request = Requests.of(ctx);
         TableInfo table = request.session().handles().info(Requests.tablePath(ctx));
         List<GenericRow> keys = WriteResource.keyRows(Bodies.json(ctx, request.limits().maxBodyBytes()),
-                RowShape.lookupKey(table), request.limits().maxKeys());
+                request.session().handles().derived(table, LOOKUP_SHAPE).key(), request.limits().maxKeys());
         List<List<InternalRow>> results = lookup(request, table, keys, List.of());
         List<InternalRow> found = new ArrayList<>();
         List<Integer> missing = new ArrayList<>();

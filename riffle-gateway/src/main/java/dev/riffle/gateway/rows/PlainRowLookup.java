@@ -25,6 +25,7 @@ import org.apache.fluss.metadata.TablePath;
  * connections, and through {@link RowLookupHandler} for requests that reach Jetty's request
  * machinery. The answers are the Javalin route's: the same row JSON and error envelope (both
  * through {@link LookupResource}), and the same metrics under the route template {@link Paths#ROW}.
+ * The route table ({@code Routes}) uses it only when the gateway does not authenticate.
  *
  * <pre>{@code
  * PlainRowLookup lookups = new PlainRowLookup(lookupResource, sessions, metrics);
@@ -49,7 +50,7 @@ public final class PlainRowLookup implements DirectRoute {
 
     @Override
     public Optional<CompletableFuture<JsonAnswer>> start(RequestHead head, Executor threads) {
-        if (sessions.authenticates() || !head.method().equals("GET") || !MediaTypes.plainlyAcceptsJson(head.header("accept"))) {
+        if (!head.method().equals("GET") || !MediaTypes.plainlyAcceptsJson(head.header("accept"))) {
             return Optional.empty();
         }
         Optional<RowAddress> address = parseTarget(head.target());
@@ -64,13 +65,9 @@ public final class PlainRowLookup implements DirectRoute {
                 .thenCompose(answer -> answer));
     }
 
-    @Override
-    public void answered(RequestHead head, JsonAnswer answer, long startedNanos) {
-        answered(answer, startedNanos);
-    }
-
     /** Records one answered lookup under the route. */
-    void answered(JsonAnswer answer, long startedNanos) {
+    @Override
+    public void answered(JsonAnswer answer, long startedNanos) {
         metrics.record("GET", ROUTE, answer.status(), answer.errorCode().orElse(null), answer.rows(), "read",
                 System.nanoTime() - startedNanos);
     }
@@ -120,14 +117,14 @@ public final class PlainRowLookup implements DirectRoute {
             room.ifPresent(LookupsInFlight.Reservation::close);
         }
         // Rendered on whichever thread completes the lookup (mostly the Fluss client's network
-        // thread): no server thread is woken per lookup.
+        // thread); the connection writes it by AnswerWriting's rule.
         return Optional.of(pending.found().handle((row, failure) -> {
             context.close();
             if (failure != null) {
                 return JsonAnswer.failure(failure);
             }
             try {
-                return JsonAnswer.ok(lookups.rowJson(pending.table(), row), 1);
+                return JsonAnswer.ok(pending.rowJson(row), 1);
             } catch (IOException | RuntimeException e) {
                 return JsonAnswer.failure(e);
             }

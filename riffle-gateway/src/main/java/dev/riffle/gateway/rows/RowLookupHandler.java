@@ -2,11 +2,11 @@ package dev.riffle.gateway.rows;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.gateway.http.AnswerWriting;
 import dev.riffle.gateway.http.AsyncJsonAnswer;
 import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.JsonAnswer;
 import dev.riffle.gateway.http.MediaTypes;
-import dev.riffle.server.session.Sessions;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ServletException;
 import jakarta.servlet.http.HttpServletRequest;
@@ -28,17 +28,19 @@ import org.eclipse.jetty.server.handler.HandlerWrapper;
  */
 public final class RowLookupHandler extends HandlerWrapper {
     private final PlainRowLookup lookup;
-    private final Sessions sessions;
 
-    public RowLookupHandler(PlainRowLookup lookup, Sessions sessions) {
+    /**
+     * @param lookup the plain lookup route; the route table adds this handler only when the gateway
+     *     does not authenticate
+     */
+    public RowLookupHandler(PlainRowLookup lookup) {
         this.lookup = requireNonNull(lookup, "lookup is null");
-        this.sessions = requireNonNull(sessions, "sessions is null");
     }
 
     @Override
     public void handle(String target, Request base, HttpServletRequest request, HttpServletResponse response)
             throws IOException, ServletException {
-        Optional<PlainRowLookup.RowAddress> address = sessions.authenticates() ? Optional.empty() : plainLookup(request);
+        Optional<PlainRowLookup.RowAddress> address = plainLookup(request);
         if (address.isEmpty()) {
             super.handle(target, base, request, response);
             return;
@@ -55,18 +57,15 @@ public final class RowLookupHandler extends HandlerWrapper {
         base.setHandled(true);
         AsyncContext async = request.startAsync();
         async.setTimeout(0); // the lookup has the request timeout of its own (RequestContext.within)
-        // Sent without blocking, from whichever thread completes the lookup, so a client that
-        // reads slowly holds up no one else.
-        answer.get().whenComplete((made, failure) -> {
-            JsonAnswer sent = failure == null ? made : JsonAnswer.failure(failure);
-            AsyncJsonAnswer.send(base, async, sent.status(), sent.json(), () -> lookup.answered(sent, started));
-        });
+        // Sent without blocking, so a client that reads slowly holds up no one else.
+        AnswerWriting.whenMade(answer.get(), getServer().getThreadPool(),
+                sent -> AsyncJsonAnswer.send(base, async, sent, () -> lookup.answered(sent, started)));
     }
 
     /**
      * Whether this handler answers {@code request} without blocking, whatever the lookup's outcome
      * (so Jetty may run it on its selector thread: {@code InlineAnswerConnectionFactory}): a plain
-     * lookup (the gateway asks this only when it does not authenticate).
+     * lookup.
      */
     public static boolean answersInline(HttpServletRequest request) {
         return plainLookup(request).isPresent();

@@ -3,6 +3,7 @@ package dev.riffle.gateway.rows;
 import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.types.ArrowFieldFit;
 import dev.riffle.core.types.ArrowWriteLayout;
@@ -18,6 +19,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.OptionalInt;
 import java.util.Set;
+import java.util.function.Function;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -130,13 +132,32 @@ final class RowShape {
         while (names.hasNext()) {
             checkAllowed(names.next(), index);
         }
+        return row(node::get, index, textMode);
+    }
+
+    /**
+     * A key or row given as text per column (a URL's path and query parameters) as a Fluss row:
+     * each value read as {@link #fromJson} reads a JSON string in text mode, with its errors.
+     */
+    GenericRow fromText(Map<String, String> values) {
+        for (String name : values.keySet()) {
+            checkAllowed(name, -1);
+        }
+        return row(column -> {
+            String value = values.get(column);
+            return value == null ? null : TextNode.valueOf(value);
+        }, -1, true);
+    }
+
+    /** The row of the values {@code valueOf} gives per column (null when not given); its names are checked already. */
+    private GenericRow row(Function<String, JsonNode> valueOf, int index, boolean textMode) {
         GenericRow row = new GenericRow(output.size());
         for (int i = 0; i < output.size(); i++) {
             String column = output.get(i);
             if (!allowed.contains(column)) {
                 continue;
             }
-            JsonNode value = node.get(column);
+            JsonNode value = valueOf.apply(column);
             if ((value == null || value.isNull()) && required.contains(column)) {
                 throw invalid(index, column, (value == null ? "missing" : "null") + ", but " + purpose
                         + " needs it" + why(column));

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.riffle.core.values.JsonValueSink;
 import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.AnswerWriting;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.AsyncJsonAnswer;
 import dev.riffle.gateway.http.GatewayMetrics;
@@ -160,17 +161,17 @@ public final class SqlLookupHandler extends HandlerWrapper {
         AsyncContext async = request.startAsync();
         async.setTimeout(0); // the lookup has the SQL layer's timeout of its own
         String statement = sql.sql();
-        answer.get().whenComplete((rows, failure) -> {
-            JsonAnswer rendered;
+        // Rendered on the thread that completes the lookup, written by the rule every lookup's answer follows.
+        CompletableFuture<JsonAnswer> rendered = answer.get().handle((rows, failure) -> {
             try {
-                rendered = failure == null ? render(rows) : failed(failure, statement);
+                return failure == null ? render(rows) : failed(failure, statement);
             } catch (IOException | RuntimeException e) {
-                rendered = failed(e, statement);
+                return failed(e, statement);
             } finally {
                 context.close();
             }
-            send(base, rendered, started, async);
         });
+        AnswerWriting.whenMade(rendered, getServer().getThreadPool(), made -> send(base, made, started, async));
     }
 
     /**
@@ -245,7 +246,7 @@ public final class SqlLookupHandler extends HandlerWrapper {
 
     /** Sends {@code answer} without blocking, then completes the request. */
     private void send(Request base, JsonAnswer answer, long started, AsyncContext async) {
-        AsyncJsonAnswer.send(base, async, answer.status(), answer.json(), () -> metrics.record("POST", Paths.SQL,
+        AsyncJsonAnswer.send(base, async, answer, () -> metrics.record("POST", Paths.SQL,
                 answer.status(), answer.errorCode().orElse(null), answer.rows(), "read", System.nanoTime() - started));
     }
 

@@ -6,7 +6,6 @@ import dev.riffle.core.Riffle;
 import dev.riffle.core.kv.LookuperPool;
 import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.rpc.RetryingTables;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -30,7 +29,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * TableInfo info = handles.info(path);
- * CompletableFuture<LookupResult> row = handles.lookup(info, List.of(), key);
+ * CompletableFuture<LookupResult> row = handles.withLookuper(info, List.of(), lookuper -> lookuper.lookup(key));
  * }</pre>
  *
  * <p>Lookupers: a Fluss {@link Lookuper} reuses its key encoder, so one must not be used by two
@@ -38,6 +37,10 @@ import org.slf4j.LoggerFactory;
  * client-side work. Idle lookupers wait in a queue per table; a lookup takes one, sends its key
  * (encoded before {@code lookup} returns) and gives it back at once, while the answer is still on
  * its way.
+ *
+ * <p>Values made from a table version's metadata ({@link SchemaDerived}) are kept beside its handle,
+ * so that the routes do not make them per request, nor keep second caches that a session's own
+ * metadata would have to be matched against.
  */
 public final class TableHandles implements AutoCloseable {
     private final AtomicLong tablesOpened = new AtomicLong();
@@ -56,9 +59,16 @@ public final class TableHandles implements AutoCloseable {
 
     private record Known(TableInfo info, long atNanos) {}
 
+    /** An open handle, and the values made from its table version's metadata ({@link SchemaDerived}). */
+    private record Handle(Table table, Map<SchemaDerived<?>, Object> derived) {
+        Handle(Table table) {
+            this(table, new ConcurrentHashMap<>());
+        }
+    }
+
     private final Riffle riffle;
     private final Map<TablePath, Known> infos = new ConcurrentHashMap<>();
-    private final Map<Key, Table> open = new ConcurrentHashMap<>();
+    private final Map<Key, Handle> open = new ConcurrentHashMap<>();
     private final LookuperPool lookupers;
     private volatile boolean closed;
 
@@ -106,26 +116,43 @@ public final class TableHandles implements AutoCloseable {
 
     /** The open handle of {@code info}'s table; not to be closed by the caller. */
     public Table table(TableInfo info) {
+        return handle(info).table();
+    }
+
+    /**
+     * The {@code kind} of value made from {@code info}'s metadata, made at most once per table id
+     * and schema while this session keeps that version's handle open (a table created again or
+     * altered gets new handles, and so new values).
+     */
+    public <T> T derived(TableInfo info, SchemaDerived<T> kind) {
+        requireNonNull(kind, "kind is null");
+        Object made = handle(info).derived().computeIfAbsent(kind, k -> kind.make(info));
+        @SuppressWarnings("unchecked") // the map holds each kind's value under that kind alone
+        T value = (T) made;
+        return value;
+    }
+
+    private Handle handle(TableInfo info) {
         checkOpen();
         Key key = Key.of(info);
-        Table table = open.get(key);
-        if (table != null) {
-            return table;
-        }
-        Table opened = open.computeIfAbsent(key, k -> {
-            Table handle = RetryingTables.open(riffle.connection(), k.path());
-            tablesOpened.incrementAndGet();
+        Handle handle = open.get(key);
+        if (handle != null) {
             return handle;
+        }
+        Handle opened = open.computeIfAbsent(key, k -> {
+            Table table = RetryingTables.open(riffle.connection(), k.path());
+            tablesOpened.incrementAndGet();
+            return new Handle(table);
         });
         open.entrySet().removeIf(entry -> {
             Key other = entry.getKey();
             boolean stale = other.path().equals(key.path()) && !other.equals(key);
             if (stale) {
-                closeQuietly(entry.getValue());
+                closeQuietly(entry.getValue().table());
             }
             return stale;
         });
-        lookupers.retainOnly(key.path(), opened.getTableInfo());
+        lookupers.retainOnly(key.path(), opened.table().getTableInfo());
         return opened;
     }
 
@@ -158,7 +185,7 @@ public final class TableHandles implements AutoCloseable {
     @Override
     public void close() {
         closed = true;
-        List<Table> tables = new ArrayList<>(open.values());
+        List<Table> tables = open.values().stream().map(Handle::table).toList();
         open.clear();
         lookupers.clear();
         infos.clear();
