@@ -204,9 +204,10 @@ public final class Gateway implements AutoCloseable {
         }
 
         /**
-         * How long a connection may stay idle before the gateway closes it (default 30 s): no
-         * request arriving, or an answer its client does not take (a client that stops reading).
-         * A request being answered (a lookup or scan under way) has its own timeout instead.
+         * How long a connection may stay idle before the gateway closes it (default 30 s): with no
+         * request arriving, or with an answer its client does not take (a client that stops
+         * reading). A plain point lookup waiting for Fluss is not idle: its request timeout
+         * ({@link #requestTimeout}) bounds that wait.
          */
         public Builder idleTimeout(Duration timeout) {
             requireNonNull(timeout, "timeout is null");

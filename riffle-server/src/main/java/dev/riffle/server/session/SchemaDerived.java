@@ -29,7 +29,7 @@ public final class SchemaDerived<T> {
 
     /**
      * A kind named {@code name} (for messages), made by {@code make}, which must read only what a
-     * table's id and schema fix (columns, keys, buckets), not its properties, which an alteration
+     * table's id and schema fix (its columns and keys), not its properties, which an alteration
      * changes under the same schema. It runs while the handles hold that version's entry, so it
      * must not ask the same {@link TableHandles} for another derived value.
      */
