@@ -9,6 +9,7 @@ import dev.riffle.core.types.ArrowWriteLayout;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.core.write.Acknowledgements;
+import dev.riffle.core.write.ArrowLogAppender;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.sql.exec.InsertValues;
 import java.util.ArrayList;
@@ -150,6 +151,15 @@ final class BulkIngest {
                     : null) {
                 VectorSchemaRoot batch = encoded ? decoded : stream.getRoot();
                 Acknowledgements acks = new Acknowledgements();
+                if (layout.isPresent() && ArrowLogAppender.takes(table)) {
+                    // Riffle makes the table's log batches from the vectors itself: no row-by-row work.
+                    checkRequired(table, batch, layout.get(), written);
+                    request.await(request.session().handles().logAppender(table).append(
+                            List.of(ArrowWriteLayout.inTableOrder(batch, layout.get())), request.limits().requestTimeout()),
+                            "Writing " + batch.getRowCount() + " rows to " + path + " (" + written + " written before)");
+                    written += batch.getRowCount();
+                    continue;
+                }
                 if (layout.isPresent()) {
                     checkRequired(table, batch, layout.get(), written);
                     AppendWriter writer = fluss.newAppend().createWriter();

@@ -58,10 +58,13 @@ public final class FlussCompression implements CompressionCodec.Factory {
 
         @Override
         protected ArrowBuf doCompress(BufferAllocator allocator, ArrowBuf uncompressed) {
-            long bound = Zstd.compressBound(uncompressed.writerIndex());
+            int length = Math.toIntExact(uncompressed.writerIndex());
+            int bound = Math.toIntExact(Zstd.compressBound(length));
             ArrowBuf compressed = allocator.buffer(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH + bound);
-            long size = Zstd.compressUnsafe(compressed.memoryAddress() + CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH,
-                    bound, uncompressed.memoryAddress(), uncompressed.writerIndex(), level);
+            // Through direct ByteBuffers, as Fluss's own codec compresses: Fluss avoids zstd-jni's
+            // compressUnsafe, having seen it corrupt output now and then.
+            long size = Zstd.compressDirectByteBuffer(compressed.nioBuffer(CompressionUtil.SIZE_OF_UNCOMPRESSED_LENGTH,
+                    bound), 0, bound, uncompressed.nioBuffer(0, length), 0, length, level);
             if (Zstd.isError(size)) {
                 compressed.close();
                 throw new IllegalStateException("ZSTD compression failed: " + Zstd.getErrorName(size));

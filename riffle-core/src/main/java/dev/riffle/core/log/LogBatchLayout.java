@@ -74,6 +74,16 @@ public record LogBatchLayout(
     static final LogBatchLayout FLUSS_09_MAGIC_1 =
             new LogBatchLayout((byte) 1, 25, 29, 31, 32, 48, OptionalInt.empty(), 52);
 
+    /** Where the writer id (8 bytes) is stored: right after the last offset delta, in every layout. */
+    public int writerIdOffset() {
+        return lastOffsetDeltaOffset + 4;
+    }
+
+    /** Where the writer's batch sequence (4 bytes) is stored: right after the writer id. */
+    public int batchSequenceOffset() {
+        return writerIdOffset() + 8;
+    }
+
     /** The layout Riffle reads for {@code magic}, if it reads that magic at all. */
     public static Optional<LogBatchLayout> of(byte magic) {
         switch (magic) {

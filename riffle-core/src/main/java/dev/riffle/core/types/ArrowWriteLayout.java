@@ -1,10 +1,12 @@
 package dev.riffle.core.types;
 
+import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalInt;
 import org.apache.arrow.vector.FieldVector;
+import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.RowType;
@@ -26,6 +28,7 @@ import org.apache.fluss.types.RowType;
  * }
  * }</pre>
  */
+import org.apache.arrow.vector.VectorSchemaRoot;
 public final class ArrowWriteLayout {
     private ArrowWriteLayout() {}
 
@@ -66,6 +69,20 @@ public final class ArrowWriteLayout {
             }
         }
         return Optional.of(layout);
+    }
+
+    /**
+     * A view of {@code batch}'s vectors in the table's column order ({@code layout[column]} is the
+     * column's vector, as {@link #of} gives it), as {@code ArrowLogAppender} takes batches. It shares
+     * the vectors: it is not to be closed (whoever owns {@code batch} closes them).
+     */
+    public static VectorSchemaRoot inTableOrder(VectorSchemaRoot batch, int[] layout) {
+        List<FieldVector> vectors = new ArrayList<>(layout.length);
+        for (int field : layout) {
+            vectors.add(batch.getVector(field));
+        }
+        return new VectorSchemaRoot(vectors.stream().map(FieldVector::getField).toList(), vectors,
+                batch.getRowCount());
     }
 
     /** The first of the first {@code rows} rows at which {@code vector} is null. */

@@ -5,7 +5,9 @@ import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.MappingIterator;
 import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowRowView;
+import dev.riffle.core.types.ArrowWriteLayout;
 import dev.riffle.core.write.Acknowledgements;
+import dev.riffle.core.write.ArrowLogAppender;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
@@ -357,18 +359,31 @@ public final class WriteResource {
     }
 
     /**
-     * Appends a log table's rows straight from the body's Arrow batches: Fluss's writer reads each
-     * row through a view of the vectors ({@link ArrowRowView}) and copies it into its own batch as
-     * it is appended, so no value object is made per cell. Acknowledged as {@link #write} is.
+     * Appends a log table's rows straight from the body's Arrow batches. When Riffle can make the
+     * table's log batches itself ({@link ArrowLogAppender#takes}: not partitioned, no bucket key),
+     * the vectors are encoded as Fluss batches and sent by the session's idempotent appender, with
+     * no row-by-row work at all; otherwise Fluss's writer reads each row through a view of the
+     * vectors ({@link ArrowRowView}) and copies it into its own batch, with no value object per cell.
+     * Acknowledged as {@link #write} is: the request answers once every row is acknowledged.
      */
     private static void appendAsWritten(RequestContext request, TableInfo table, ArrowBody body) {
         if (body.count() == 0) {
             return;
         }
+        int[] positions = body.positions().get();
+        if (ArrowLogAppender.takes(table)) {
+            List<VectorSchemaRoot> inTableOrder = new ArrayList<>(body.batches().size());
+            for (VectorSchemaRoot batch : body.batches()) {
+                inTableOrder.add(ArrowWriteLayout.inTableOrder(batch, positions));
+            }
+            request.await(request.session().handles().logAppender(table).append(inTableOrder,
+                    request.limits().requestTimeout()), "Writing " + body.count() + " rows of " + table.getTablePath());
+            return;
+        }
         Acknowledgements acks = new Acknowledgements();
         AppendWriter writer = request.session().handles().table(table).newAppend().createWriter();
         for (VectorSchemaRoot batch : body.batches()) {
-            ArrowRowView row = new ArrowRowView(batch, body.positions().get());
+            ArrowRowView row = new ArrowRowView(batch, positions);
             for (int i = 0; i < batch.getRowCount(); i++) {
                 acks.add(writer.append(row.at(i)));
             }

@@ -6,12 +6,14 @@ import dev.riffle.core.Riffle;
 import dev.riffle.core.kv.LookuperPool;
 import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.rpc.RetryingTables;
+import dev.riffle.core.write.ArrowLogAppender;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Function;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
@@ -25,7 +27,9 @@ import org.slf4j.LoggerFactory;
  * session's requests and closed with it. Opening a handle asks the cluster for the table's
  * metadata under the Fluss client's one metadata lock, so opening one per request serialises every
  * request behind a metadata round trip. A handle is keyed by the table's id: a table dropped and
- * created again gets a new one (fresh metadata says which id is current), and the old one is closed.
+ * created again gets a new one (fresh metadata says which id is current), and the old one is closed
+ * (a request still holding the older metadata meanwhile gets a handle of its own, closed with the
+ * session or at the table's next version).
  *
  * <pre>{@code
  * TableInfo info = handles.info(path);
@@ -55,14 +59,24 @@ public final class TableHandles implements AutoCloseable {
         static Key of(TableInfo info) {
             return new Key(info.getTablePath(), info.getTableId(), info.getSchemaId());
         }
+
+        /** An earlier version of {@code other}'s table: created before it (a smaller id), or altered since (a smaller schema id). */
+        boolean olderThan(Key other) {
+            return path.equals(other.path)
+                    && (tableId < other.tableId || (tableId == other.tableId && schemaId < other.schemaId));
+        }
     }
 
     private record Known(TableInfo info, long atNanos) {}
 
-    /** An open handle, and the values made from its table version's metadata ({@link SchemaDerived}). */
-    private record Handle(Table table, Map<SchemaDerived<?>, Object> derived) {
+    /**
+     * An open handle, the values made from its table version's metadata ({@link SchemaDerived}),
+     * and the appender of Riffle-made log batches for that version, once one is asked for.
+     */
+    private record Handle(Table table, Map<SchemaDerived<?>, Object> derived,
+            AtomicReference<ArrowLogAppender> appender) {
         Handle(Table table) {
-            this(table, new ConcurrentHashMap<>());
+            this(table, new ConcurrentHashMap<>(), new AtomicReference<>());
         }
     }
 
@@ -132,6 +146,21 @@ public final class TableHandles implements AutoCloseable {
         return value;
     }
 
+    /**
+     * The session's appender of Riffle-made log batches to {@code info}'s table version
+     * ({@link ArrowLogAppender#takes} must hold): one idempotent writer per session and version,
+     * so that the batches of all its requests follow one sequence per bucket.
+     */
+    public ArrowLogAppender logAppender(TableInfo info) {
+        AtomicReference<ArrowLogAppender> kept = handle(info).appender();
+        ArrowLogAppender appender = kept.get();
+        if (appender == null) {
+            kept.compareAndSet(null, new ArrowLogAppender(riffle.connection(), info));
+            appender = kept.get();
+        }
+        return appender;
+    }
+
     private Handle handle(TableInfo info) {
         checkOpen();
         Key key = Key.of(info);
@@ -144,9 +173,11 @@ public final class TableHandles implements AutoCloseable {
             tablesOpened.incrementAndGet();
             return new Handle(table);
         });
+        // Only earlier versions are closed: a request that still holds older metadata (taken
+        // before an alteration) gets a handle of its own, and must not close the newer one that
+        // other requests are using meanwhile.
         open.entrySet().removeIf(entry -> {
-            Key other = entry.getKey();
-            boolean stale = other.path().equals(key.path()) && !other.equals(key);
+            boolean stale = entry.getKey().olderThan(key);
             if (stale) {
                 closeQuietly(entry.getValue().table());
             }

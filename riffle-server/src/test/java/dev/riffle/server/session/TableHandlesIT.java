@@ -26,7 +26,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * Values made from a table version's metadata are made once per version while the session keeps
- * its handle, and made again from the new metadata once the table is altered (and its old handle closed).
+ * its handle, and made again from the new metadata once the table is altered (and its old handle
+ * closed); a request holding the old metadata after that does not close the newer handle.
  */
 @ExtendWith(LocalClusterExtension.class)
 class TableHandlesIT {
@@ -66,6 +67,15 @@ class TableHandlesIT {
             assertThat(made).hasValue(2);
             assertThat(handles.openHandles()).as("the old version's handle is closed").isEqualTo(1);
             assertThat(handles.tablesClosed()).isEqualTo(1);
+
+            // A request that took the metadata before the alteration comes late: it gets a handle
+            // (and values) of its own version, and the newer handle stays open for everyone else.
+            assertThat(handles.derived(first, columns)).containsExactly("id", "v");
+            assertThat(handles.openHandles()).isEqualTo(2);
+            assertThat(handles.tablesClosed()).as("the newer handle is not closed by a late request").isEqualTo(1);
+            assertThat(handles.derived(altered, columns)).containsExactly("id", "v", "n");
+            assertThat(made).as("one make per version and handle").hasValue(3);
+            assertThat(handles.openHandles()).isEqualTo(2);
         }
     }
 }
