@@ -73,7 +73,8 @@ import org.apache.fluss.utils.TimeUtils;
  * 25–28 k/s), rows ingested per side, likewise in five rounds (default 5,000,000: rounds of
  * 1,000,000 rows; with rounds of 200,000, about 0.15 s, the {@code AppendWriter}'s flush at each
  * round's end weighed on its rate, 1.3–1.6 M rows/s against 2.1–2.4 M in longer rounds, and P4
- * read 0.80x–1.19x where longer rounds read 0.61x–0.74x on the same code and day;
+ * read 0.80x–1.19x where longer rounds read 0.61x–0.74x on the same code and day, rows then going
+ * through Fluss's writer;
  * JSON ingests a fifth of each round), and the HTTP client: {@code raw} (default: {@link HttpBenchmarkClient},
  * one blocking keep-alive connection per client thread, as wrk would drive the gateway) or
  * {@code jdk} ({@code java.net.http.HttpClient}, whose own CPU per small request is several times

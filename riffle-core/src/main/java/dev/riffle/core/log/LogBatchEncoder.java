@@ -81,7 +81,10 @@ public final class LogBatchEncoder {
                     + writerId + "): both -1, or a writer's sequence from 0");
         }
         int rows = root.getRowCount();
-        ByteArrayOutputStream out = new ByteArrayOutputStream(LAYOUT.headerSize() + 64 + rows * 16);
+        long data = root.getFieldVectors().stream().mapToLong(vector -> vector.getBufferSize()).sum();
+        // Room for the header, the IPC metadata and the buffers as they are (compression makes them smaller).
+        ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 8,
+                LAYOUT.headerSize() + 1_024L + 16L * root.getFieldVectors().size() + data));
         out.writeBytes(new byte[LAYOUT.headerSize()]);
         try (ArrowRecordBatch batch = new VectorUnloader(root, true, codec, true).getRecordBatch()) {
             MessageSerializer.serialize(new WriteChannel(Channels.newChannel(out)), batch);

@@ -28,7 +28,6 @@ import org.apache.fluss.types.RowType;
  * }
  * }</pre>
  */
-import org.apache.arrow.vector.VectorSchemaRoot;
 public final class ArrowWriteLayout {
     private ArrowWriteLayout() {}
 

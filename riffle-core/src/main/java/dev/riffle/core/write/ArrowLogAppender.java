@@ -7,17 +7,22 @@ import dev.riffle.core.rpc.FlussErrors;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.Executor;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.metadata.MetadataUpdater;
 import org.apache.fluss.cluster.BucketLocation;
 import org.apache.fluss.exception.FlussRuntimeException;
+import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.LogFormat;
 import org.apache.fluss.metadata.TableBucket;
 import org.apache.fluss.metadata.TableInfo;
@@ -50,6 +55,18 @@ import org.apache.fluss.rpc.protocol.Errors;
 public final class ArrowLogAppender {
     private static final int ACKS_ALL = -1;
     private static final Duration RETRY_BACKOFF = Duration.ofMillis(100);
+    /** How long past a batch's deadline its last attempt's answer is awaited before it counts as lost. */
+    private static final long ANSWER_MARGIN_MILLIS = 5_000;
+    /**
+     * Where retries refresh metadata and send again: a refresh blocks for a round trip to the
+     * coordinator, which must not happen on the Fluss client's network threads that complete the
+     * answers (a thread waiting there could hold up the very answer it waits for).
+     */
+    private static final ExecutorService RETRIES = Executors.newCachedThreadPool(runnable -> {
+        Thread thread = new Thread(runnable, "riffle-log-appender-retry");
+        thread.setDaemon(true);
+        return thread;
+    });
     /**
      * The most Arrow data one Fluss batch holds, before compression: a larger caller's batch is sent
      * as several, so that a reader's fetch (a few MiB) never has to take one batch many times its size.
@@ -67,6 +84,7 @@ public final class ArrowLogAppender {
     private final LogBatchEncoder encoder;
     private final Bucket[] buckets;
     private final AtomicInteger nextBucket = new AtomicInteger();
+    private final AtomicLong batchesQueued = new AtomicLong();
     /** The writer whose sequences the buckets follow; replaced after a batch failed for good. */
     private Writer writer;
 
@@ -129,39 +147,62 @@ public final class ArrowLogAppender {
      * them as), each as one Fluss batch to the next bucket in turn. The batches are encoded before
      * this returns, so the caller may close them then; the future completes once every batch is
      * acknowledged by its leader and its replicas, or fails with the first batch that failed. A
-     * batch is sent again after retriable failures until {@code timeout} has passed since it was
-     * sent first.
+     * batch is sent again after retriable failures until {@code timeout} has passed since this
+     * call; a batch still queued then fails without being sent.
      */
     public CompletableFuture<Void> append(List<VectorSchemaRoot> batches, Duration timeout) {
         requireNonNull(batches, "batches is null");
         requireNonNull(timeout, "timeout is null");
+        // One deadline for the whole append: a batch still queued behind others when it passes
+        // fails without being sent, so nothing of this append is written after it was answered.
+        long deadline = System.nanoTime() + timeout.toNanos();
         List<CompletableFuture<Void>> acknowledged = new ArrayList<>(batches.size());
-        for (VectorSchemaRoot batch : batches) {
-            int rows = batch.getRowCount();
-            if (rows == 0) {
-                continue;
-            }
-            long bytes = batch.getFieldVectors().stream().mapToLong(vector -> vector.getBufferSize()).sum();
-            if (bytes <= MAX_BATCH_BYTES) {
-                acknowledged.add(enqueue(nextBucket(), batch, timeout));
-                continue;
-            }
-            int sliceRows = (int) Math.max(1, rows * MAX_BATCH_BYTES / bytes);
-            for (int start = 0; start < rows; start += sliceRows) {
-                try (VectorSchemaRoot slice = batch.slice(start, Math.min(sliceRows, rows - start))) {
-                    acknowledged.add(enqueue(nextBucket(), slice, timeout));
+        try {
+            for (VectorSchemaRoot batch : batches) {
+                int rows = batch.getRowCount();
+                if (rows == 0) {
+                    continue;
+                }
+                long bytes = bufferBytes(batch);
+                if (bytes <= MAX_BATCH_BYTES) {
+                    acknowledged.add(enqueue(nextBucket(), batch, deadline));
+                    continue;
+                }
+                int sliceRows = (int) Math.max(1, rows * MAX_BATCH_BYTES / bytes);
+                for (int start = 0; start < rows; start += sliceRows) {
+                    try (VectorSchemaRoot slice = batch.slice(start, Math.min(sliceRows, rows - start))) {
+                        acknowledged.add(enqueue(nextBucket(), slice, deadline));
+                    }
                 }
             }
+        } catch (RuntimeException e) {
+            // The batches queued before this one go out all the same: the failure is answered once
+            // they are done, and says their rows may have been written.
+            RuntimeException failure = new FlussRuntimeException("Appending to " + table.getTablePath() + " failed"
+                    + " after " + acknowledged.size() + " of its batches were queued, whose rows may have been"
+                    + " written: " + e.getMessage(), e);
+            return CompletableFuture.allOf(acknowledged.toArray(CompletableFuture[]::new))
+                    .handle((done, ignored) -> null)
+                    .thenCompose(ignored -> CompletableFuture.failedFuture(failure));
         }
         return CompletableFuture.allOf(acknowledged.toArray(CompletableFuture[]::new));
+    }
+
+    /** How many batches were queued to be sent (slices counted one by one). */
+    long batchesQueued() {
+        return batchesQueued.get();
+    }
+
+    static long bufferBytes(VectorSchemaRoot batch) {
+        return batch.getFieldVectors().stream().mapToLong(vector -> vector.getBufferSize()).sum();
     }
 
     private int nextBucket() {
         return Math.floorMod(nextBucket.getAndIncrement(), buckets.length);
     }
 
-    private CompletableFuture<Void> enqueue(int bucket, VectorSchemaRoot batch, Duration timeout) {
-        Writer current = writer(timeout);
+    private CompletableFuture<Void> enqueue(int bucket, VectorSchemaRoot batch, long deadline) {
+        Writer current = writer(deadline);
         Bucket queue = buckets[bucket];
         // The sequence is given, the batch encoded with it and queued behind the bucket's last in
         // one step, so the bucket's batches go out in the order of their sequences.
@@ -176,8 +217,14 @@ public final class ArrowLogAppender {
                                     + " one to bucket " + bucket + " of " + table.getTablePath() + " failed, so this"
                                     + " one was not sent; nothing of it was written"));
                         }
-                        return produce(bucket, bytes, timeout).thenApply(offset -> null);
+                        if (System.nanoTime() - deadline > 0) {
+                            return CompletableFuture.failedFuture(new FlussRuntimeException("The append to "
+                                    + table.getTablePath() + " timed out before this batch was sent to bucket "
+                                    + bucket + "; nothing of it was written"));
+                        }
+                        return produce(bucket, bytes, deadline).thenApply(offset -> null);
                     });
+            batchesQueued.incrementAndGet();
             CompletableFuture<Void> done = sent.whenComplete((ok, failure) -> {
                 if (failure != null) {
                     current.markFailed(bucket);
@@ -189,48 +236,59 @@ public final class ArrowLogAppender {
     }
 
     /** The writer to give sequences from: a new one at first, after a batch failed for good, and after an idle hour. */
-    private synchronized Writer writer(Duration timeout) {
+    private synchronized Writer writer(long deadline) {
         long now = System.nanoTime();
         if (writer == null || writer.failed || now - writer.lastUsedNanos > WRITER_IDLE_NANOS) {
-            writer = new Writer(newWriterId(timeout), buckets.length);
+            writer = new Writer(newWriterId(deadline), buckets.length);
         }
         writer.lastUsedNanos = now;
         return writer;
     }
 
-    /** A writer id from the cluster (InitWriter), which no other writer has. */
-    long newWriterId(Duration timeout) {
+    /**
+     * A writer id from the cluster (InitWriter), which no other writer has; asked again after a
+     * retriable failure (a tablet server going away) until {@code deadline} ({@link System#nanoTime}).
+     */
+    long newWriterId(long deadline) {
         InitWriterRequest request = new InitWriterRequest();
         request.addTablePath().setDatabaseName(table.getTablePath().getDatabaseName())
                 .setTableName(table.getTablePath().getTableName());
-        try {
-            return metadata.newRandomTabletServerClient().initWriter(request)
-                    .get(timeout.toMillis(), TimeUnit.MILLISECONDS).getWriterId();
-        } catch (Exception e) {
-            if (e instanceof InterruptedException) {
+        while (true) {
+            long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            try {
+                return metadata.newRandomTabletServerClient().initWriter(request)
+                        .get(remaining, TimeUnit.MILLISECONDS).getWriterId();
+            } catch (InterruptedException e) {
                 Thread.currentThread().interrupt();
+                throw new FlussRuntimeException("Interrupted while getting a writer id for " + table.getTablePath(), e);
+            } catch (Exception e) {
+                Throwable cause = FlussErrors.unwrap(e);
+                if (!FlussErrors.isRetriable(cause) || System.nanoTime() + RETRY_BACKOFF.toNanos() - deadline > 0) {
+                    throw new FlussRuntimeException("Could not get a writer id for " + table.getTablePath() + ": "
+                            + cause.getMessage(), cause);
+                }
+                try {
+                    Thread.sleep(RETRY_BACKOFF.toMillis());
+                } catch (InterruptedException interrupted) {
+                    Thread.currentThread().interrupt();
+                    throw new FlussRuntimeException("Interrupted while getting a writer id for " + table.getTablePath(),
+                            interrupted);
+                }
             }
-            Throwable cause = FlussErrors.unwrap(e);
-            throw new FlussRuntimeException("Could not get a writer id for " + table.getTablePath() + ": "
-                    + cause.getMessage(), cause);
         }
     }
 
     /**
-     * Sends one encoded batch to {@code bucket}'s leader until it is written or {@code timeout}
-     * passed; its base offset. The same bytes go again after a retriable failure: the leader
-     * answers a batch it wrote already with that batch's offset.
+     * Sends one encoded batch to {@code bucket}'s leader until it is written or {@code deadline}
+     * ({@link System#nanoTime}) passes; its base offset. The same bytes go again after a retriable
+     * failure: the leader answers a batch it wrote already with that batch's offset.
      */
-    CompletableFuture<Long> produce(int bucket, byte[] batch, Duration timeout) {
-        return produce(bucket, batch, timeout, System.nanoTime() + timeout.toNanos());
-    }
-
-    private CompletableFuture<Long> produce(int bucket, byte[] batch, Duration timeout, long deadline) {
+    CompletableFuture<Long> produce(int bucket, byte[] batch, long deadline) {
         TableBucket tableBucket = new TableBucket(table.getTableId(), bucket);
         TabletServerGateway leader = leader(tableBucket);
         CompletableFuture<Long> answer = leader == null
                 ? CompletableFuture.failedFuture(new FlussRuntimeException("No leader known for " + tableBucket))
-                : send(leader, bucket, batch, timeout);
+                : send(leader, bucket, batch, deadline);
         return answer.handle((offset, failure) -> {
             if (failure == null) {
                 return CompletableFuture.completedFuture(offset);
@@ -238,14 +296,34 @@ public final class ArrowLogAppender {
             Throwable cause = FlussErrors.unwrap(failure);
             boolean retriable = leader == null || FlussErrors.isRetriable(cause)
                     || (cause instanceof ProduceError error && error.retriable());
-            if (!retriable || System.nanoTime() - deadline > 0) {
+            if (!retriable || System.nanoTime() + RETRY_BACKOFF.toNanos() - deadline > 0) {
                 return CompletableFuture.<Long>failedFuture(cause);
             }
-            metadata.updateTableOrPartitionMetadata(table.getTablePath(), null);
-            Executor later = CompletableFuture.delayedExecutor(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS);
-            return CompletableFuture.supplyAsync(() -> null, later)
-                    .thenCompose(ignored -> produce(bucket, batch, timeout, deadline));
+            Executor later = CompletableFuture.delayedExecutor(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS, RETRIES);
+            return CompletableFuture.runAsync(this::refreshMetadata, later)
+                    .thenCompose(ignored -> produce(bucket, batch, deadline));
         }).thenCompose(next -> next);
+    }
+
+    /**
+     * Looks up the table's leaders anew (on a retry thread: it waits for the coordinator); fails
+     * when the table at this path is gone or is another table now (dropped, or created again).
+     */
+    private void refreshMetadata() {
+        try {
+            metadata.updateTableOrPartitionMetadata(table.getTablePath(), null);
+        } catch (RuntimeException e) {
+            if (!FlussErrors.isRetriable(e)) {
+                throw e;
+            }
+            return; // the coordinator is away for now: the next attempt finds no leader, and tries again
+        }
+        Optional<Long> current = metadata.getCluster().getTableId(table.getTablePath());
+        if (current.isEmpty() || current.get() != table.getTableId()) {
+            throw new TableNotExistException("Table " + table.getTablePath() + " (id " + table.getTableId() + ") was "
+                    + (current.isEmpty() ? "dropped" : "dropped and created again (now id " + current.get() + ")")
+                    + " while rows were being appended to it");
+        }
     }
 
     private TabletServerGateway leader(TableBucket bucket) {
@@ -257,11 +335,15 @@ public final class ArrowLogAppender {
         }
     }
 
-    private CompletableFuture<Long> send(TabletServerGateway leader, int bucket, byte[] batch, Duration timeout) {
+    private CompletableFuture<Long> send(TabletServerGateway leader, int bucket, byte[] batch, long deadline) {
+        long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
         ProduceLogRequest request = new ProduceLogRequest().setAcks(ACKS_ALL).setTableId(table.getTableId())
-                .setTimeoutMs(Math.toIntExact(Math.min(Integer.MAX_VALUE, timeout.toMillis())));
+                .setTimeoutMs((int) Math.min(Integer.MAX_VALUE, remaining));
         request.addBucketsReq().setBucketId(bucket).setRecords(batch);
-        return leader.produceLog(request).thenApply(response -> {
+        // The client puts no timeout on a request of its own: an answer lost with its connection
+        // would hold the bucket's queue forever.
+        return leader.produceLog(request).orTimeout(remaining + ANSWER_MARGIN_MILLIS, TimeUnit.MILLISECONDS)
+                .thenApply(response -> {
             if (response.getBucketsRespsCount() != 1) {
                 throw new CompletionException(new FlussRuntimeException("The leader of bucket " + bucket + " of "
                         + table.getTablePath() + " answered " + response.getBucketsRespsCount() + " buckets"));

@@ -1,6 +1,7 @@
 package dev.riffle.core.write;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.core.log.LogBatchEncoder;
 import dev.riffle.core.types.RowArrowWriter;
@@ -10,6 +11,10 @@ import java.time.Duration;
 import java.time.LocalDateTime;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
@@ -17,6 +22,7 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
+import org.apache.fluss.client.admin.OffsetSpec;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.scanner.ScanRecord;
 import org.apache.fluss.client.table.scanner.log.LogScanner;
@@ -109,11 +115,11 @@ class ArrowLogAppenderIT {
         List<GenericRow> rows = rows(0, 100);
         byte[] batch;
         try (VectorSchemaRoot root = arrow(rows)) {
-            batch = LogBatchEncoder.forTable(table).encode(root, table.getSchemaId(), appender.newWriterId(TIMEOUT), 0);
+            batch = LogBatchEncoder.forTable(table).encode(root, table.getSchemaId(), appender.newWriterId(deadline()), 0);
         }
-        long first = appender.produce(0, batch, TIMEOUT).get(60, TimeUnit.SECONDS);
+        long first = appender.produce(0, batch, deadline()).get(60, TimeUnit.SECONDS);
         // What a retry after a lost answer sends: the same bytes, writer id and sequence.
-        long again = appender.produce(0, batch, TIMEOUT).get(60, TimeUnit.SECONDS);
+        long again = appender.produce(0, batch, deadline()).get(60, TimeUnit.SECONDS);
 
         assertThat(again).as("the leader answers the duplicate with the batch's own offset").isEqualTo(first);
         List<GenericRow> more = rows(100, 10);
@@ -137,9 +143,78 @@ class ArrowLogAppenderIT {
             assertThat(bytes).as("one batch of several Fluss batches' size").isGreaterThan(2 * ArrowLogAppender.MAX_BATCH_BYTES);
             appender.append(List.of(root), TIMEOUT).get(60, TimeUnit.SECONDS);
         }
+        assertThat(appender.batchesQueued()).as("Fluss batches of at most " + ArrowLogAppender.MAX_BATCH_BYTES
+                + " bytes each").isGreaterThanOrEqualTo(3);
         List<GenericRow> read = scan(connection, path, null, rows.size());
         read.sort(java.util.Comparator.comparingInt(row -> row.getInt(0)));
         assertThat(read).isEqualTo(rows);
+    }
+
+    @Test
+    void anAppendPastItsDeadlineWritesNothingAndTheNextOneIsWritten(Connection connection, TestNames names)
+            throws Exception {
+        TablePath path = names.table("late");
+        TableInfo table = create(connection, path, 2, "ZSTD");
+        ArrowLogAppender appender = new ArrowLogAppender((FlussConnection) connection, table);
+        try (VectorSchemaRoot root = arrow(rows(0, 50))) {
+            assertThatThrownBy(() -> appender.append(List.of(root, root), Duration.ZERO).get(60, TimeUnit.SECONDS))
+                    .isInstanceOf(ExecutionException.class);
+        }
+        List<GenericRow> rows = rows(50, 50);
+        try (VectorSchemaRoot root = arrow(rows)) {
+            appender.append(List.of(root), TIMEOUT).get(60, TimeUnit.SECONDS);
+        }
+        assertThat(scan(connection, path, null, rows.size())).containsExactlyInAnyOrderElementsOf(rows);
+        try (Admin admin = connection.getAdmin()) {
+            assertThat(admin.listOffsets(path, List.of(0, 1), new OffsetSpec.LatestSpec()).all()
+                    .get(30, TimeUnit.SECONDS).values().stream().mapToLong(Long::longValue).sum())
+                    .as("records in the table: the second append's alone").isEqualTo(rows.size());
+        }
+    }
+
+    @Test
+    void concurrentAppendsWriteEveryRowOnce(Connection connection, TestNames names) throws Exception {
+        TablePath path = names.table("concurrent");
+        TableInfo table = create(connection, path, 2, "LZ4_FRAME");
+        ArrowLogAppender appender = new ArrowLogAppender((FlussConnection) connection, table);
+        ExecutorService callers = Executors.newFixedThreadPool(4);
+        List<Future<List<GenericRow>>> calls = new ArrayList<>();
+        try {
+            for (int caller = 0; caller < 4; caller++) {
+                int first = caller * 10_000;
+                calls.add(callers.submit(() -> {
+                    List<GenericRow> written = new ArrayList<>();
+                    for (int append = 0; append < 10; append++) {
+                        List<VectorSchemaRoot> batches = new ArrayList<>();
+                        try {
+                            for (int b = 0; b < 3; b++) {
+                                List<GenericRow> rows = rows(first + written.size(), 100);
+                                written.addAll(rows);
+                                batches.add(arrow(rows));
+                            }
+                            appender.append(batches, TIMEOUT).get(60, TimeUnit.SECONDS);
+                        } finally {
+                            batches.forEach(VectorSchemaRoot::close);
+                        }
+                    }
+                    return written;
+                }));
+            }
+            List<GenericRow> written = new ArrayList<>();
+            for (Future<List<GenericRow>> call : calls) {
+                written.addAll(call.get(120, TimeUnit.SECONDS));
+            }
+            List<GenericRow> read = scan(connection, path, null, written.size());
+            read.sort(java.util.Comparator.comparingInt(row -> row.getInt(0)));
+            written.sort(java.util.Comparator.comparingInt(row -> row.getInt(0)));
+            assertThat(read).isEqualTo(written);
+        } finally {
+            callers.shutdownNow();
+        }
+    }
+
+    private static long deadline() {
+        return System.nanoTime() + TIMEOUT.toNanos();
     }
 
     private static TableInfo create(Connection connection, TablePath path, int buckets, String compression)
