@@ -72,7 +72,7 @@ import org.apache.fluss.utils.TimeUtils;
  * 2026-12-05 while the {@code Lookuper}'s stayed within 27–29 k/s, and with rounds of 50,000
  * 25–28 k/s), rows ingested per side, likewise in five rounds (default 5,000,000: rounds of
  * 1,000,000 rows; with rounds of 200,000, about 0.15 s, the {@code AppendWriter}'s flush at each
- * round's end weighed on its rate, 1.3–1.6 M rows/s against 2.1–2.4 M in longer rounds, and P4
+ * round's end weighed on its rate (medians 1.2–1.6 M rows/s against 2.1–2.4 M in longer rounds), and P4
  * read 0.80x–1.19x where longer rounds read 0.61x–0.74x on the same code and day, rows then going
  * through Fluss's writer;
  * JSON ingests a fifth of each round), and the HTTP client: {@code raw} (default: {@link HttpBenchmarkClient},

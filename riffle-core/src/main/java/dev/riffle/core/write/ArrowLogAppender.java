@@ -154,7 +154,8 @@ public final class ArrowLogAppender {
         requireNonNull(batches, "batches is null");
         requireNonNull(timeout, "timeout is null");
         // One deadline for the whole append: a batch still queued behind others when it passes
-        // fails without being sent, so nothing of this append is written after it was answered.
+        // fails without being sent (one in flight then may still be written; its answer is
+        // awaited a few seconds longer).
         long deadline = System.nanoTime() + timeout.toNanos();
         List<CompletableFuture<Void>> acknowledged = new ArrayList<>(batches.size());
         try {
