@@ -3,8 +3,9 @@ package dev.riffle.core.types;
 import static java.util.Objects.requireNonNull;
 
 import java.math.BigDecimal;
-import org.apache.arrow.memory.ArrowBuf;
+import java.util.Optional;
 import org.apache.arrow.vector.BaseFixedWidthVector;
+import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.BitVector;
 import org.apache.arrow.vector.DateDayVector;
@@ -50,31 +51,113 @@ import org.apache.fluss.row.TimestampNtz;
  * }</pre>
  *
  * <p>Scalar types only: nested values (ARRAY, MAP, ROW) are not viewed, and asking for one fails.
+ * Numbers, strings, timestamps and nulls are read through {@link ArrowColumnMemory} (without
+ * Arrow's per-value checks, which cost more than the values where every row is read); the other
+ * types through their vectors.
  */
 public final class ArrowRowView implements InternalRow {
+    // How a field's vector is read through its column memory; OTHER reads through the vector.
+    private static final byte OTHER = 0;
+    private static final byte INT8 = 1;
+    private static final byte INT16 = 2;
+    private static final byte INT32 = 3;
+    private static final byte INT64 = 4;
+    private static final byte FLOAT32 = 5;
+    private static final byte FLOAT64 = 6;
+    private static final byte TIME_SECONDS = 7;
+    private static final byte TIME_MICROS = 8;
+    private static final byte TIME_NANOS = 9;
+    private static final byte TIMESTAMP = 10;
+    private static final byte STRING = 11;
+
     private final FieldVector[] vectors;
-    /** For each VARCHAR field, its vector's data as Fluss memory, which strings view; else null. */
+    /** Each field's column memory (what the hot getters read); null where the vector has none or is absent. */
+    private final ArrowColumnMemory[] columns;
+    private final byte[] kinds;
+    /** For each VARCHAR field, its data as Fluss memory, which strings view; else null. */
     private final MemorySegment[][] stringData;
+    /** For each TIMESTAMP field, its vector's unit; else null. */
+    private final EpochUnits[] units;
     private int row;
 
     public ArrowRowView(VectorSchemaRoot batch, int[] positions) {
         requireNonNull(batch, "batch is null");
         this.vectors = new FieldVector[positions.length];
+        this.columns = new ArrowColumnMemory[positions.length];
+        this.kinds = new byte[positions.length];
         this.stringData = new MemorySegment[positions.length][];
+        this.units = new EpochUnits[positions.length];
         for (int field = 0; field < positions.length; field++) {
-            vectors[field] = positions[field] < 0 ? null : batch.getVector(positions[field]);
-            if (vectors[field] instanceof VarCharVector strings) {
-                ArrowBuf data = strings.getDataBuffer();
-                stringData[field] = new MemorySegment[] {
-                    MemorySegment.wrapOffHeapMemory(data.nioBuffer(0, (int) data.capacity()))};
+            FieldVector vector = positions[field] < 0 ? null : batch.getVector(positions[field]);
+            vectors[field] = vector;
+            if (vector == null) {
+                continue;
+            }
+            columns[field] = ArrowColumnMemory.of(vector).orElse(null);
+            kinds[field] = columns[field] == null ? OTHER : kindOf(vector);
+            if (kinds[field] == STRING) {
+                stringData[field] = new MemorySegment[] {columns[field].data()};
+            } else if (kinds[field] == TIMESTAMP) {
+                units[field] = unitOf((TimeStampVector) vector);
             }
         }
+    }
+
+    private static byte kindOf(FieldVector vector) {
+        if (vector instanceof TinyIntVector) {
+            return INT8;
+        }
+        if (vector instanceof SmallIntVector) {
+            return INT16;
+        }
+        // INT, DATE (days) and TIME (milliseconds of the day, Fluss's representation) all read as int.
+        if (vector instanceof IntVector || vector instanceof DateDayVector || vector instanceof TimeMilliVector) {
+            return INT32;
+        }
+        if (vector instanceof BigIntVector) {
+            return INT64;
+        }
+        if (vector instanceof Float4Vector) {
+            return FLOAT32;
+        }
+        if (vector instanceof Float8Vector) {
+            return FLOAT64;
+        }
+        if (vector instanceof TimeSecVector) {
+            return TIME_SECONDS;
+        }
+        if (vector instanceof TimeMicroVector) {
+            return TIME_MICROS;
+        }
+        if (vector instanceof TimeNanoVector) {
+            return TIME_NANOS;
+        }
+        if (vector instanceof TimeStampVector) {
+            return TIMESTAMP;
+        }
+        if (vector instanceof VarCharVector) {
+            return STRING;
+        }
+        return OTHER;
     }
 
     /** Points the view at row {@code index} of the batch. */
     public ArrowRowView at(int index) {
         this.row = index;
         return this;
+    }
+
+    /** The row the view is at. */
+    public int index() {
+        return row;
+    }
+
+    /**
+     * Field {@code pos}'s column memory, for views that read the same batch as other row types (the
+     * lake's); empty when the field's vector has none (bits, nested) or the batch lacks the field.
+     */
+    public Optional<ArrowColumnMemory> column(int pos) {
+        return Optional.ofNullable(columns[pos]);
     }
 
     @Override
@@ -92,7 +175,8 @@ public final class ArrowRowView implements InternalRow {
 
     @Override
     public boolean isNullAt(int pos) {
-        return vector(pos).isNull(row);
+        ArrowColumnMemory column = columns[pos];
+        return column != null ? column.isNull(row) : vector(pos).isNull(row);
     }
 
     @Override
@@ -102,52 +186,38 @@ public final class ArrowRowView implements InternalRow {
 
     @Override
     public byte getByte(int pos) {
-        return ((TinyIntVector) vector(pos)).get(row);
+        return kinds[pos] == INT8 ? columns[pos].getByte(row) : ((TinyIntVector) vector(pos)).get(row);
     }
 
     @Override
     public short getShort(int pos) {
-        return ((SmallIntVector) vector(pos)).get(row);
+        return kinds[pos] == INT16 ? columns[pos].getShort(row) : ((SmallIntVector) vector(pos)).get(row);
     }
 
     @Override
     public int getInt(int pos) {
-        FieldVector vector = vector(pos);
-        // INT, DATE (days) and TIME (milliseconds of the day, Fluss's representation) all read as int.
-        if (vector instanceof IntVector ints) {
-            return ints.get(row);
-        }
-        if (vector instanceof DateDayVector days) {
-            return days.get(row);
-        }
-        if (vector instanceof TimeMilliVector millis) {
-            return millis.get(row);
-        }
-        if (vector instanceof TimeSecVector seconds) {
-            return seconds.get(row) * 1000;
-        }
-        if (vector instanceof TimeMicroVector micros) {
-            return (int) (micros.get(row) / 1000);
-        }
-        if (vector instanceof TimeNanoVector nanos) {
-            return (int) (nanos.get(row) / 1_000_000);
-        }
-        throw unsupported(pos, "int");
+        return switch (kinds[pos]) {
+            case INT32 -> columns[pos].getInt(row);
+            case TIME_SECONDS -> columns[pos].getInt(row) * 1000;
+            case TIME_MICROS -> (int) (columns[pos].getLong(row) / 1000);
+            case TIME_NANOS -> (int) (columns[pos].getLong(row) / 1_000_000);
+            default -> throw unsupported(pos, "int");
+        };
     }
 
     @Override
     public long getLong(int pos) {
-        return ((BigIntVector) vector(pos)).get(row);
+        return kinds[pos] == INT64 ? columns[pos].getLong(row) : ((BigIntVector) vector(pos)).get(row);
     }
 
     @Override
     public float getFloat(int pos) {
-        return ((Float4Vector) vector(pos)).get(row);
+        return kinds[pos] == FLOAT32 ? columns[pos].getFloat(row) : ((Float4Vector) vector(pos)).get(row);
     }
 
     @Override
     public double getDouble(int pos) {
-        return ((Float8Vector) vector(pos)).get(row);
+        return kinds[pos] == FLOAT64 ? columns[pos].getDouble(row) : ((Float8Vector) vector(pos)).get(row);
     }
 
     @Override
@@ -162,12 +232,15 @@ public final class ArrowRowView implements InternalRow {
      */
     @Override
     public BinaryString getString(int pos) {
-        VarCharVector vector = (VarCharVector) vector(pos);
-        if (vector.isNull(row)) {
+        if (kinds[pos] != STRING) {
+            throw unsupported(pos, "a string");
+        }
+        ArrowColumnMemory column = columns[pos];
+        if (column.isNull(row)) {
             throw new IllegalStateException("Field " + pos + " is null at row " + row + "; ask isNullAt first");
         }
-        int start = vector.getStartOffset(row);
-        return BinaryString.fromAddress(stringData[pos], start, vector.getEndOffset(row) - start);
+        int start = column.start(row);
+        return BinaryString.fromAddress(stringData[pos], start, column.end(row) - start);
     }
 
     @Override
@@ -178,18 +251,32 @@ public final class ArrowRowView implements InternalRow {
 
     @Override
     public TimestampNtz getTimestampNtz(int pos, int precision) {
-        TimeStampVector vector = (TimeStampVector) vector(pos);
-        EpochUnits unit = unitOf(vector);
-        long count = vector.get(row);
+        long count = timestampCount(pos);
+        EpochUnits unit = units[pos];
         return TimestampNtz.fromMillis(unit.epochMillisecond(count), unit.nanoOfMillisecond(count));
     }
 
     @Override
     public TimestampLtz getTimestampLtz(int pos, int precision) {
-        TimeStampVector vector = (TimeStampVector) vector(pos);
-        EpochUnits unit = unitOf(vector);
-        long count = vector.get(row);
+        long count = timestampCount(pos);
+        EpochUnits unit = units[pos];
         return TimestampLtz.fromEpochMillis(unit.epochMillisecond(count), unit.nanoOfMillisecond(count));
+    }
+
+    /** A TIMESTAMP field's value as its vector stores it: a count of {@link #timestampUnit(int)} since the epoch. */
+    public long timestampCount(int pos) {
+        if (kinds[pos] != TIMESTAMP) {
+            throw unsupported(pos, "a timestamp");
+        }
+        return columns[pos].getLong(row);
+    }
+
+    /** The unit a TIMESTAMP field's vector counts in. */
+    public EpochUnits timestampUnit(int pos) {
+        if (kinds[pos] != TIMESTAMP) {
+            throw unsupported(pos, "a timestamp");
+        }
+        return units[pos];
     }
 
     private static EpochUnits unitOf(TimeStampVector vector) {
@@ -232,10 +319,11 @@ public final class ArrowRowView implements InternalRow {
         throw unsupported(pos, "a ROW");
     }
 
+    /** A field that cannot be read as {@code what}; an absent field fails as absent. */
     private UnsupportedOperationException unsupported(int pos, String what) {
-        FieldVector vector = vectors[pos];
-        return new UnsupportedOperationException("Field '" + (vector == null ? pos : vector.getName()) + "' ("
-                + (vector == null ? "not read" : vector.getField().getType()) + ") cannot be viewed as " + what
-                + (vector instanceof BaseFixedWidthVector ? "" : "; filters on nested columns are not supported"));
+        FieldVector vector = vector(pos);
+        boolean scalar = vector instanceof BaseFixedWidthVector || vector instanceof BaseVariableWidthVector;
+        return new UnsupportedOperationException("Field '" + vector.getName() + "' (" + vector.getField().getType()
+                + ") cannot be viewed as " + what + (scalar ? "" : "; filters on nested columns are not supported"));
     }
 }

@@ -2,13 +2,12 @@ package dev.riffle.lake.tiering;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.types.ArrowColumnMemory;
+import dev.riffle.core.types.ArrowRowView;
 import dev.riffle.core.types.EpochUnits;
 import java.util.List;
 import org.apache.arrow.memory.ArrowBuf;
-import org.apache.arrow.vector.FieldVector;
-import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VarCharVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.paimon.data.BinaryString;
 import org.apache.paimon.data.Decimal;
 import org.apache.paimon.data.InternalArray;
@@ -45,10 +44,12 @@ final class ArrowPaimonRow implements InternalRow {
     private final int fieldCount;
     private final int businessFields;
     private ArrowBatchRecord record;
-    /** Per column of the current batch: its string buffer as a Paimon segment, or null. */
+    /** The record's row as Fluss sees it: what the numeric getters and null checks read. */
+    private ArrowRowView view;
+    /** Per column of the current batch: a string column's data as a Paimon segment, or null. */
     private MemorySegment[][] strings = new MemorySegment[0][];
-    /** Per column of the current batch: a timestamp vector's unit, or null. */
-    private EpochUnits[] units = new EpochUnits[0];
+    /** Per column of the current batch: a string column's offsets and validity, or null. */
+    private ArrowColumnMemory[] stringColumns = new ArrowColumnMemory[0];
     private int columnsInBatch;
     /** The batch's commit time, the same for each of its rows (Paimon's timestamps are immutable). */
     private Timestamp commitTimestamp;
@@ -78,20 +79,19 @@ final class ArrowPaimonRow implements InternalRow {
 
     private void bind(ArrowBatchRecord batch) {
         this.record = batch;
+        this.view = batch.rowView();
         this.commitTimestamp = Timestamp.fromEpochMillis(batch.timestamp());
         // A batch wider than the lake table (a column added in Fluss first) writes the lake's columns;
         // a narrower one pads the rest with nulls, as Fluss's row adapter does.
         this.columnsInBatch = Math.min(batch.fields(), businessFields);
         this.strings = new MemorySegment[columnsInBatch][];
-        this.units = new EpochUnits[columnsInBatch];
+        this.stringColumns = new ArrowColumnMemory[columnsInBatch];
         for (int i = 0; i < columnsInBatch; i++) {
-            FieldVector vector = batch.vector(i);
-            if (vector instanceof VarCharVector text) {
+            if (batch.vector(i) instanceof VarCharVector text) {
                 ArrowBuf data = text.getDataBuffer();
-                strings[i] = new MemorySegment[] {
-                    MemorySegment.wrapOffHeapMemory(data.nioBuffer(0, Math.toIntExact(data.capacity())))};
-            } else if (vector instanceof TimeStampVector) {
-                units[i] = EpochUnits.of(((ArrowType.Timestamp) vector.getField().getType()).getUnit());
+                strings[i] = new MemorySegment[] {data.capacity() == 0 ? MemorySegment.wrap(new byte[0])
+                        : MemorySegment.wrapOffHeapMemory(data.nioBuffer(0, Math.toIntExact(data.capacity())))};
+                stringColumns[i] = view.column(i).orElseThrow();
             }
         }
     }
@@ -119,29 +119,29 @@ final class ArrowPaimonRow implements InternalRow {
     @Override
     public boolean isNullAt(int pos) {
         if (pos < columnsInBatch) {
-            return record.vector(pos).isNull(record.index());
+            return view.isNullAt(pos);
         }
         return pos < businessFields; // a column the batch lacks; the system columns are never null
     }
 
     @Override
     public boolean getBoolean(int pos) {
-        return record.rowView().getBoolean(pos);
+        return view.getBoolean(pos);
     }
 
     @Override
     public byte getByte(int pos) {
-        return record.rowView().getByte(pos);
+        return view.getByte(pos);
     }
 
     @Override
     public short getShort(int pos) {
-        return record.rowView().getShort(pos);
+        return view.getShort(pos);
     }
 
     @Override
     public int getInt(int pos) {
-        return pos == businessFields ? bucket : record.rowView().getInt(pos);
+        return pos == businessFields ? bucket : view.getInt(pos);
     }
 
     @Override
@@ -152,30 +152,30 @@ final class ArrowPaimonRow implements InternalRow {
         if (pos == businessFields + 2) {
             return record.timestamp();
         }
-        return record.rowView().getLong(pos);
+        return view.getLong(pos);
     }
 
     @Override
     public float getFloat(int pos) {
-        return record.rowView().getFloat(pos);
+        return view.getFloat(pos);
     }
 
     @Override
     public double getDouble(int pos) {
-        return record.rowView().getDouble(pos);
+        return view.getDouble(pos);
     }
 
     @Override
     public BinaryString getString(int pos) {
-        VarCharVector vector = (VarCharVector) record.vector(pos);
-        int index = record.index();
-        int start = vector.getStartOffset(index);
-        return BinaryString.fromAddress(strings[pos], start, vector.getEndOffset(index) - start);
+        ArrowColumnMemory column = stringColumns[pos];
+        int index = view.index();
+        int start = column.start(index);
+        return BinaryString.fromAddress(strings[pos], start, column.end(index) - start);
     }
 
     @Override
     public Decimal getDecimal(int pos, int precision, int scale) {
-        org.apache.fluss.row.Decimal value = record.rowView().getDecimal(pos, precision, scale);
+        org.apache.fluss.row.Decimal value = view.getDecimal(pos, precision, scale);
         return value.isCompact() ? Decimal.fromUnscaledLong(value.toUnscaledLong(), precision, scale)
                 : Decimal.fromBigDecimal(value.toBigDecimal(), precision, scale);
     }
@@ -185,14 +185,14 @@ final class ArrowPaimonRow implements InternalRow {
         if (pos == businessFields + 2) {
             return commitTimestamp;
         }
-        long value = ((TimeStampVector) record.vector(pos)).get(record.index());
-        EpochUnits unit = units[pos];
+        long value = view.timestampCount(pos);
+        EpochUnits unit = view.timestampUnit(pos);
         return Timestamp.fromEpochMillis(unit.epochMillisecond(value), unit.nanoOfMillisecond(value));
     }
 
     @Override
     public byte[] getBinary(int pos) {
-        return record.rowView().getBytes(pos);
+        return view.getBytes(pos);
     }
 
     @Override

@@ -16,17 +16,20 @@ import org.apache.paimon.catalog.Catalog;
 import org.apache.paimon.catalog.Identifier;
 import org.apache.paimon.data.BinaryRow;
 import org.apache.paimon.data.InternalRow;
+import org.apache.paimon.operation.AbstractFileStoreWrite;
 import org.apache.paimon.operation.FileStoreWrite;
 import org.apache.paimon.table.BucketMode;
 import org.apache.paimon.table.FileStoreTable;
 import org.apache.paimon.table.sink.CommitMessage;
 import org.apache.paimon.table.sink.TableWriteImpl;
+import org.apache.paimon.utils.RecordWriter;
 
 /**
  * Writes one bucket of a log table (no primary key) into its Paimon table: what Fluss's
  * {@code PaimonLakeWriter} with its {@code AppendOnlyWriter} does (same table copy, commit user,
  * row adapter, partition and bucket), with the Paimon bucket worked out once per writer instead of
- * once per row (Fluss looks it up in the table's options for every record: about 8% of a round).
+ * once per row (Fluss looks it up in the table's options for every record: about 8% of a round),
+ * and rows after the first handed to the bucket's file writer directly.
  * Records of Arrow-read spans are written through {@link ArrowPaimonRow}, straight from the batch's
  * vectors; others (Fluss's log scanner) through Fluss's row adapter.
  */
@@ -38,6 +41,14 @@ final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
     private final ArrowPaimonRow arrowRow;
     private final int bucket;
     private BinaryRow partition;
+    /**
+     * The bucket's file writer, once the first row made it: later rows go to it directly. Paimon's
+     * {@code write(partition, bucket, row)} looks the writer up in two hash maps for every row
+     * (hashing the partition's bytes each time), about 7% of a round; for an append table that
+     * lookup is all it adds (its other step maintains dynamic-bucket indexes of primary-key tables).
+     * Null until then, and when Paimon's write is not the kind that keeps its writers in reach.
+     */
+    private RecordWriter<InternalRow> bucketWriter;
 
     @SuppressWarnings("unchecked")
     PaimonAppendWriter(Catalog catalog, WriterInitContext context) throws IOException {
@@ -81,10 +92,17 @@ final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
                 row.setFlussRecord(record);
                 paimonRow = row;
             }
+            if (bucketWriter != null) {
+                bucketWriter.write(paimonRow);
+                return;
+            }
             if (partition == null) {
                 partition = tableWrite.getPartition(paimonRow);
             }
             write.write(partition, bucket, paimonRow);
+            if (write instanceof AbstractFileStoreWrite<InternalRow> writers) {
+                bucketWriter = writers.writers().get(partition).get(bucket).writer;
+            }
         } catch (Exception e) {
             throw new IOException("Failed to write Fluss record to Paimon.", e);
         }
