@@ -6,6 +6,7 @@ import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.types.ArrowBufferBytes;
 import dev.riffle.core.types.ArrowTypeMapping;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -21,7 +22,6 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicReference;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.client.FlussConnection;
@@ -194,9 +194,7 @@ public final class KvSnapshotReader implements TableReader {
         VectorSchemaRoot batch = pending;
         pending = null;
         rowsOut += batch.getRowCount();
-        for (FieldVector vector : batch.getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
+        bytes += ArrowBufferBytes.of(batch);
         return ReadBatch.of(batch);
     }
 

@@ -2,6 +2,7 @@ package dev.riffle.core.log;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.types.ArrowBufferBytes;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -81,7 +82,7 @@ public final class LogBatchEncoder {
                     + writerId + "): both -1, or a writer's sequence from 0");
         }
         int rows = root.getRowCount();
-        long data = root.getFieldVectors().stream().mapToLong(vector -> vector.getBufferSize()).sum();
+        long data = ArrowBufferBytes.of(root);
         // Room for the header, the IPC metadata and the buffers as they are (compression makes them smaller).
         ByteArrayOutputStream out = new ByteArrayOutputStream((int) Math.min(Integer.MAX_VALUE - 8,
                 LAYOUT.headerSize() + 1_024L + 16L * root.getFieldVectors().size() + data));

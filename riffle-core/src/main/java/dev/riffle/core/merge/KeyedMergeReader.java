@@ -9,6 +9,7 @@ import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.LogBatch;
+import dev.riffle.core.types.ArrowBufferBytes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -120,9 +121,7 @@ public final class KeyedMergeReader implements TableReader {
         }
         VectorSchemaRoot batch = ready.poll();
         rows += batch.getRowCount();
-        for (FieldVector vector : batch.getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
+        bytes += ArrowBufferBytes.of(batch);
         return ReadBatch.of(batch);
     }
 

@@ -1,12 +1,12 @@
 package dev.riffle.core.read;
 
-import dev.riffle.core.exception.InvalidOffsetsException;
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.scan.ArrowLogScanner;
-import dev.riffle.core.scan.LogBatch;
+import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.scan.ArrowLogScanner;
+import dev.riffle.core.scan.LogBatch;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -17,7 +17,6 @@ import java.util.Optional;
 import java.util.TreeMap;
 import java.util.stream.Collectors;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.metadata.TableBucket;
 
@@ -205,9 +204,7 @@ public final class BoundedLogReader implements TableReader {
         }
         LogBatch batch = pending.poll();
         rowsRead += batch.rowCount();
-        for (FieldVector vector : batch.root().getFieldVectors()) {
-            bytesRead += vector.getBufferSize();
-        }
+        bytesRead += batch.bufferBytes();
         return batch;
     }
 

@@ -50,7 +50,7 @@ public final class ConcatReader implements TableReader {
         }
         ReadBatch batch = first.hasNext() ? first.next() : second.next();
         rows += batch.rowCount();
-        batch.root().getFieldVectors().forEach(v -> bytes += v.getBufferSize());
+        bytes += batch.bufferBytes();
         return batch;
     }
 

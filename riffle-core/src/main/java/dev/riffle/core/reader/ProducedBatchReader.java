@@ -2,10 +2,10 @@ package dev.riffle.core.reader;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.types.ArrowBufferBytes;
 import java.util.Map;
 import java.util.NoSuchElementException;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.metadata.TableBucket;
@@ -68,9 +68,7 @@ public abstract class ProducedBatchReader implements TableReader {
         VectorSchemaRoot batch = pending;
         pending = null;
         rowsOut += batch.getRowCount();
-        for (FieldVector vector : batch.getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
+        bytes += ArrowBufferBytes.of(batch);
         return ReadBatch.of(batch);
     }
 

@@ -2,6 +2,7 @@ package dev.riffle.core.reader;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.types.ArrowBufferBytes;
 import java.util.Optional;
 import org.apache.arrow.vector.VectorSchemaRoot;
 
@@ -22,6 +23,11 @@ public interface ReadBatch extends AutoCloseable {
 
     default int rowCount() {
         return root().getRowCount();
+    }
+
+    /** The bytes of Arrow buffers the rows use ({@link ArrowBufferBytes}). */
+    default long bufferBytes() {
+        return ArrowBufferBytes.of(root());
     }
 
     /** Where in the log the rows came from, when they came from one bucket's log (not from a lake or a merge). */

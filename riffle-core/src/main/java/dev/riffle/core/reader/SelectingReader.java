@@ -116,9 +116,7 @@ public final class SelectingReader implements TableReader {
         ReadBatch batch = pending;
         pending = null;
         rows += batch.rowCount();
-        for (FieldVector vector : batch.root().getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
+        bytes += batch.bufferBytes();
         return batch;
     }
 

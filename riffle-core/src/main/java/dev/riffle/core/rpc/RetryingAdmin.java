@@ -10,10 +10,6 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.LinkedBlockingQueue;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.exception.LeaderNotAvailableException;
@@ -47,9 +43,6 @@ public final class RetryingAdmin {
     public static final RetryPolicy POLICY = new RetryPolicy(8, Duration.ofMillis(100), Duration.ofSeconds(1));
 
     private static final Set<String> READ_PREFIXES = Set.of("get", "list", "describe");
-
-    /** Where retries wait and refresh (the refresh blocks, so not on the common pool or an RPC thread). */
-    private static final ThreadPoolExecutor RETRIES = retryThreads();
 
     private RetryingAdmin() {}
 
@@ -109,7 +102,7 @@ public final class RetryingAdmin {
         if (method.getName().equals("createTable") && args[0] instanceof TablePath path) {
             // Only a table this call created (not one that existed) may be dropped and created again.
             boolean created = args[1] instanceof TableDescriptor && Boolean.FALSE.equals(args[2]);
-            return call.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES)
+            return call.thenCompose(done -> TableReadiness.await(connection, path, READY_TIMEOUT, RetryThreads.now())
                     .thenCompose(ready -> ready || !created ? CompletableFuture.completedFuture(done)
                             : createdAgain(connection, plain, path, (TableDescriptor) args[1])
                                     .thenApply(again -> done)));
@@ -119,7 +112,7 @@ public final class RetryingAdmin {
             return call.thenCompose(done -> admin.listPartitionInfos(path, spec)
                     .thenCompose(partitions -> CompletableFuture.allOf(partitions.stream()
                             .map(info -> TableReadiness.await(connection, path, Optional.of(info.getPartitionName()),
-                                    READY_TIMEOUT, RETRIES))
+                                    READY_TIMEOUT, RetryThreads.now()))
                             .toArray(CompletableFuture[]::new)))
                     .thenApply(ready -> done));
         }
@@ -139,7 +132,7 @@ public final class RetryingAdmin {
                 + " apache/fluss#1018); dropping it and creating it again", path, READY_TIMEOUT);
         return admin.dropTable(path, true)
                 .thenCompose(dropped -> admin.createTable(path, descriptor, false))
-                .thenCompose(created -> TableReadiness.await(connection, path, READY_TIMEOUT, RETRIES))
+                .thenCompose(created -> TableReadiness.await(connection, path, READY_TIMEOUT, RetryThreads.now()))
                 .thenApply(ready -> {
                     if (!ready) {
                         throw new LeaderNotAvailableException(lostTwice(path));
@@ -185,7 +178,7 @@ public final class RetryingAdmin {
             }
             LOG.info("Admin {} failed (attempt {} of {}): {}; retrying in {} ms with fresh metadata", method.getName(),
                     attempt, policy.attempts(), FlussErrors.unwrap(failure).toString(), backoff.toMillis());
-            Executor later = CompletableFuture.delayedExecutor(backoff.toMillis(), TimeUnit.MILLISECONDS, RETRIES);
+            Executor later = RetryThreads.after(backoff);
             Duration next = policy.nextBackoff(backoff);
             later.execute(() -> {
                 try {
@@ -196,18 +189,6 @@ public final class RetryingAdmin {
                 attempt(admin, method, args, refresh, policy, attempt + 1, next, answer);
             });
         });
-    }
-
-    private static ThreadPoolExecutor retryThreads() {
-        AtomicInteger count = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(4, 4, 30, TimeUnit.SECONDS, new LinkedBlockingQueue<>(),
-                task -> {
-                    Thread thread = new Thread(task, "riffle-admin-retry-" + count.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        pool.allowCoreThreadTimeOut(true);
-        return pool;
     }
 
     private static Object invoke(Admin admin, Method method, Object[] args) throws Throwable {

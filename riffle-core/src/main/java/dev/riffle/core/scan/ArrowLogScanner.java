@@ -332,9 +332,7 @@ public final class ArrowLogScanner implements AutoCloseable {
             }
             LogBatch batch = decode(next.records, header, position);
             out.add(batch);
-            for (FieldVector vector : batch.root().getFieldVectors()) {
-                decoded += vector.getBufferSize();
-            }
+            decoded += batch.bufferBytes();
         }
     }
 

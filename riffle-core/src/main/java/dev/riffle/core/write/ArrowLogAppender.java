@@ -4,15 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.log.LogBatchEncoder;
 import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.core.rpc.RetryThreads;
+import dev.riffle.core.types.ArrowBufferBytes;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
-import java.util.concurrent.Executor;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -57,16 +56,6 @@ public final class ArrowLogAppender {
     private static final Duration RETRY_BACKOFF = Duration.ofMillis(100);
     /** How long past a batch's deadline its last attempt's answer is awaited before it counts as lost. */
     private static final long ANSWER_MARGIN_MILLIS = 5_000;
-    /**
-     * Where retries refresh metadata and send again: a refresh blocks for a round trip to the
-     * coordinator, which must not happen on the Fluss client's network threads that complete the
-     * answers (a thread waiting there could hold up the very answer it waits for).
-     */
-    private static final ExecutorService RETRIES = Executors.newCachedThreadPool(runnable -> {
-        Thread thread = new Thread(runnable, "riffle-log-appender-retry");
-        thread.setDaemon(true);
-        return thread;
-    });
     /**
      * The most Arrow data one Fluss batch holds, before compression: a larger caller's batch is sent
      * as several, so that a reader's fetch (a few MiB) never has to take one batch many times its size.
@@ -164,7 +153,7 @@ public final class ArrowLogAppender {
                 if (rows == 0) {
                     continue;
                 }
-                long bytes = bufferBytes(batch);
+                long bytes = ArrowBufferBytes.of(batch);
                 if (bytes <= MAX_BATCH_BYTES) {
                     acknowledged.add(enqueue(nextBucket(), batch, deadline));
                     continue;
@@ -192,10 +181,6 @@ public final class ArrowLogAppender {
     /** How many batches were queued to be sent (slices counted one by one). */
     long batchesQueued() {
         return batchesQueued.get();
-    }
-
-    static long bufferBytes(VectorSchemaRoot batch) {
-        return batch.getFieldVectors().stream().mapToLong(vector -> vector.getBufferSize()).sum();
     }
 
     private int nextBucket() {
@@ -300,8 +285,8 @@ public final class ArrowLogAppender {
             if (!retriable || System.nanoTime() + RETRY_BACKOFF.toNanos() - deadline > 0) {
                 return CompletableFuture.<Long>failedFuture(cause);
             }
-            Executor later = CompletableFuture.delayedExecutor(RETRY_BACKOFF.toMillis(), TimeUnit.MILLISECONDS, RETRIES);
-            return CompletableFuture.runAsync(this::refreshMetadata, later)
+            // A refresh waits for the coordinator: not on the Fluss client's thread that completed this answer.
+            return CompletableFuture.runAsync(this::refreshMetadata, RetryThreads.after(RETRY_BACKOFF))
                     .thenCompose(ignored -> produce(bucket, batch, deadline));
         }).thenCompose(next -> next);
     }

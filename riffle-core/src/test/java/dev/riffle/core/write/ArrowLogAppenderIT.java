@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.core.log.LogBatchEncoder;
+import dev.riffle.core.types.ArrowBufferBytes;
 import dev.riffle.core.types.RowArrowWriter;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
@@ -139,7 +140,7 @@ class ArrowLogAppenderIT {
         ArrowLogAppender appender = new ArrowLogAppender((FlussConnection) connection, table);
         List<GenericRow> rows = rows(0, 300_000);
         try (VectorSchemaRoot root = arrow(rows)) {
-            long bytes = root.getFieldVectors().stream().mapToLong(vector -> vector.getBufferSize()).sum();
+            long bytes = ArrowBufferBytes.of(root);
             assertThat(bytes).as("one batch of several Fluss batches' size").isGreaterThan(2 * ArrowLogAppender.MAX_BATCH_BYTES);
             appender.append(List.of(root), TIMEOUT).get(60, TimeUnit.SECONDS);
         }

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.NoSuchElementException;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
-import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.metadata.TableBucket;
 
@@ -79,9 +78,7 @@ final class LakeSplitsReader implements TableReader {
         }
         ReadBatch batch = current.next();
         rows += batch.rowCount();
-        for (FieldVector vector : batch.root().getFieldVectors()) {
-            bytes += vector.getBufferSize();
-        }
+        bytes += batch.bufferBytes();
         return batch;
     }
 
