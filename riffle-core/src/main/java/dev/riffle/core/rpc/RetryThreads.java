@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
-import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (the admin's read calls, a created table's readiness, Arrow log appends). A refresh blocks for a
  * round trip to the coordinator, so it must run neither on the Fluss client's network threads that
  * complete the answers (a thread waiting there could hold up the very answer it waits for) nor on
- * the common pool. Threads are made as retries need them and end after a minute without one: while
- * the coordinator is away every waiting refresh holds a thread, and a fixed number would make the
- * later retries wait behind them past their deadlines.
+ * the common pool. Threads are made as retries need them, up to 64, and end after a minute without
+ * one: while the coordinator is away every waiting refresh holds a thread, and a handful would make
+ * the later retries wait behind them past their deadlines; past 64, retries queue.
  *
  * <pre>{@code
  * CompletableFuture.runAsync(metadata::refresh, RetryThreads.after(Duration.ofMillis(100)))
@@ -26,14 +26,22 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 public final class RetryThreads {
     private static final AtomicInteger COUNT = new AtomicInteger();
-    private static final ThreadPoolExecutor POOL = new ThreadPoolExecutor(0, Integer.MAX_VALUE, 60, TimeUnit.SECONDS,
-            new SynchronousQueue<>(), task -> {
-                Thread thread = new Thread(task, "riffle-retry-" + COUNT.incrementAndGet());
-                thread.setDaemon(true);
-                return thread;
-            });
+    private static final int MAX_THREADS = 64;
+    private static final ThreadPoolExecutor POOL = pool();
 
     private RetryThreads() {}
+
+    private static ThreadPoolExecutor pool() {
+        // Core threads that time out: as many threads as retries wait, up to the cap, and none when idle.
+        ThreadPoolExecutor pool = new ThreadPoolExecutor(MAX_THREADS, MAX_THREADS, 60, TimeUnit.SECONDS,
+                new LinkedBlockingQueue<>(), task -> {
+                    Thread thread = new Thread(task, "riffle-retry-" + COUNT.incrementAndGet());
+                    thread.setDaemon(true);
+                    return thread;
+                });
+        pool.allowCoreThreadTimeOut(true);
+        return pool;
+    }
 
     /** Runs tasks at once on a retry thread. */
     public static Executor now() {

@@ -15,7 +15,9 @@ import org.apache.fluss.memory.MemorySegment;
  * and offsets (variable-width), read without Arrow's per-value checks. Each {@code get} of an Arrow
  * vector checks the validity bit, the buffer's reference count and its bounds; row views that read
  * every value of millions of rows (tiering, client-side filters, writes through Fluss's writer)
- * spent more time in those checks than in the values. Memory segments still check bounds.
+ * spent more time in those checks than in the values. Memory segments still check that a read stays
+ * within the buffer (its capacity, which may exceed the rows: a read past the last row reads padding
+ * rather than failing).
  *
  * <pre>{@code
  * ArrowColumnMemory ids = ArrowColumnMemory.of(batch.getVector("id")).orElseThrow();
@@ -28,7 +30,8 @@ import org.apache.fluss.memory.MemorySegment;
  * <p>A view of the vector's buffers as they are when it is made: valid while the batch is, and not
  * after the vector is reallocated or written to. Values are little-endian, as Arrow lays them out.
  * Which getter fits is the caller's to know from the vector's type ({@code getInt} for a 32-bit
- * vector, and so on); a getter that does not fit reads the wrong bytes, within the buffer.
+ * vector, and so on); a getter that does not fit reads the wrong bytes, within the buffer, and a
+ * getter of a null row reads whatever its slot holds ({@link #isNull} first).
  */
 public final class ArrowColumnMemory {
     private static final MemorySegment EMPTY = MemorySegment.wrap(new byte[0]);

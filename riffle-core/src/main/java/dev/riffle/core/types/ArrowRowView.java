@@ -51,9 +51,11 @@ import org.apache.fluss.row.TimestampNtz;
  * }</pre>
  *
  * <p>Scalar types only: nested values (ARRAY, MAP, ROW) are not viewed, and asking for one fails.
- * Numbers, strings, timestamps and nulls are read through {@link ArrowColumnMemory} (without
- * Arrow's per-value checks, which cost more than the values where every row is read); the other
- * types through their vectors.
+ * Integers, floats, dates, times, timestamps, strings and nulls are read through
+ * {@link ArrowColumnMemory} (without Arrow's per-value checks, which cost more than the values where
+ * every row is read); BOOLEAN, DECIMAL and binary values through their vectors. As Fluss's
+ * {@code InternalRow} says, a getter is for a value that is not null: ask {@link #isNullAt} first
+ * (a number's getter reads whatever bytes a null slot holds).
  */
 public final class ArrowRowView implements InternalRow {
     // How a field's vector is read through its column memory; OTHER reads through the vector.
@@ -71,7 +73,7 @@ public final class ArrowRowView implements InternalRow {
     private static final byte STRING = 11;
 
     private final FieldVector[] vectors;
-    /** Each field's column memory (what the hot getters read); null where the vector has none or is absent. */
+    /** Each field's column memory (what the hot getters read); null for the kind OTHER and absent fields. */
     private final ArrowColumnMemory[] columns;
     private final byte[] kinds;
     /** For each VARCHAR field, its data as Fluss memory, which strings view; else null. */
@@ -93,8 +95,10 @@ public final class ArrowRowView implements InternalRow {
             if (vector == null) {
                 continue;
             }
-            columns[field] = ArrowColumnMemory.of(vector).orElse(null);
-            kinds[field] = columns[field] == null ? OTHER : kindOf(vector);
+            kinds[field] = kindOf(vector);
+            if (kinds[field] != OTHER) {
+                columns[field] = ArrowColumnMemory.of(vector).orElseThrow();
+            }
             if (kinds[field] == STRING) {
                 stringData[field] = new MemorySegment[] {columns[field].data()};
             } else if (kinds[field] == TIMESTAMP) {
@@ -154,7 +158,8 @@ public final class ArrowRowView implements InternalRow {
 
     /**
      * Field {@code pos}'s column memory, for views that read the same batch as other row types (the
-     * lake's); empty when the field's vector has none (bits, nested) or the batch lacks the field.
+     * lake's); empty for fields read through their vectors (BOOLEAN, DECIMAL, binary, nested) and
+     * fields the batch lacks.
      */
     public Optional<ArrowColumnMemory> column(int pos) {
         return Optional.ofNullable(columns[pos]);

@@ -26,6 +26,8 @@ import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarCharVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.complex.ListVector;
+import org.apache.arrow.vector.ipc.ArrowStreamReader;
+import org.apache.arrow.vector.ipc.ArrowStreamWriter;
 import org.apache.arrow.vector.util.TransferPair;
 import org.apache.fluss.row.TimestampNtz;
 import org.junit.jupiter.api.Test;
@@ -34,7 +36,8 @@ import org.junit.jupiter.api.Test;
  * {@link ArrowColumnMemory} reads what Arrow's own getters read: every fixed-width and string
  * vector, with and without nulls, whole and sliced at a row that is not on a byte of validity
  * bits; and {@link ArrowRowView}, which reads through it, converts TIME and TIMESTAMP units as
- * before.
+ * before and reads every kind of a batch read back from Arrow IPC (empty and all-null strings, a
+ * batch without rows), and vectors never allocated.
  */
 class ArrowColumnMemoryTest {
     private static final int ROWS = 1_000;
@@ -106,6 +109,71 @@ class ArrowColumnMemoryTest {
                 assertThatThrownBy(() -> view.isNullAt(5)).isInstanceOf(IllegalStateException.class)
                         .hasMessageContaining("Field 5 was not read");
             }
+        }
+    }
+
+    @Test
+    void rowViewReadsEveryKindOfABatchReadBackFromIpc() throws Exception {
+        try (BufferAllocator allocator = new RootAllocator()) {
+            byte[] ipc;
+            try (TinyIntVector bytes = new TinyIntVector("i8", allocator);
+                    SmallIntVector shorts = new SmallIntVector("i16", allocator);
+                    Float4Vector floats = new Float4Vector("f32", allocator);
+                    VarCharVector empty = new VarCharVector("empty", allocator);
+                    VarCharVector nulls = new VarCharVector("nulls", allocator);
+                    BitVector bits = new BitVector("b", allocator)) {
+                for (int row = 0; row < 3; row++) {
+                    bytes.setSafe(row, (byte) (row - 1));
+                    shorts.setSafe(row, (short) (row * -1000));
+                    floats.setSafe(row, row * 1.5f);
+                    empty.setSafe(row, new byte[0]); // strings without a data byte
+                    nulls.setNull(row);
+                    bits.setSafe(row, row % 2);
+                }
+                List<FieldVector> vectors = List.of(bytes, shorts, floats, empty, nulls, bits);
+                vectors.forEach(vector -> vector.setValueCount(3));
+                java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+                try (VectorSchemaRoot root = new VectorSchemaRoot(vectors);
+                        ArrowStreamWriter writer = new ArrowStreamWriter(root, null, out)) {
+                    writer.start();
+                    writer.writeBatch();
+                    root.setRowCount(0); // and a batch without rows
+                    for (FieldVector vector : vectors) {
+                        vector.setValueCount(0);
+                    }
+                    writer.writeBatch();
+                    writer.end();
+                }
+                ipc = out.toByteArray();
+            }
+            try (ArrowStreamReader reader = new ArrowStreamReader(new java.io.ByteArrayInputStream(ipc), allocator)) {
+                VectorSchemaRoot batch = reader.getVectorSchemaRoot();
+                assertThat(reader.loadNextBatch()).isTrue();
+                ArrowRowView view = new ArrowRowView(batch, new int[] {0, 1, 2, 3, 4, 5});
+                for (int row = 0; row < 3; row++) {
+                    view.at(row);
+                    assertThat(view.getByte(0)).isEqualTo((byte) (row - 1));
+                    assertThat(view.getShort(1)).isEqualTo((short) (row * -1000));
+                    assertThat(view.getFloat(2)).isEqualTo(row * 1.5f);
+                    assertThat(view.isNullAt(3)).isFalse();
+                    assertThat(view.getString(3).getSizeInBytes()).isZero();
+                    assertThat(view.isNullAt(4)).isTrue();
+                    assertThat(view.getBoolean(5)).isEqualTo(row % 2 == 1);
+                }
+                assertThat(view.column(5)).as("bits are read through their vector").isEmpty();
+                assertThat(reader.loadNextBatch()).isTrue();
+                assertThat(batch.getRowCount()).isZero();
+                assertThat(new ArrowRowView(batch, new int[] {0, 1, 2, 3, 4, 5}).column(3)).isPresent();
+            }
+            // Vectors never allocated: buffers of capacity 0.
+            try (VarCharVector strings = new VarCharVector("s", allocator);
+                    IntVector ints = new IntVector("i", allocator)) {
+                strings.setValueCount(0);
+                ints.setValueCount(0);
+                assertThat(ArrowColumnMemory.of(strings)).isPresent();
+                assertThat(ArrowColumnMemory.of(ints)).isPresent();
+            }
+            assertThat(allocator.getAllocatedMemory()).isZero();
         }
     }
 

@@ -29,7 +29,7 @@ import org.apache.paimon.types.RowType;
  *
  * <pre>{@code
  * ArrowPaimonRow row = new ArrowPaimonRow(bucket, paimonTable.rowType());
- * write.write(partition, paimonBucket, row.at(record));
+ * bucketWriter.write(row.at(record));
  * }</pre>
  *
  * <p>A view, like the record: valid until the cursor moves and while the batch is open. Paimon's

@@ -101,7 +101,11 @@ final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
             }
             write.write(partition, bucket, paimonRow);
             if (write instanceof AbstractFileStoreWrite<InternalRow> writers) {
-                bucketWriter = writers.writers().get(partition).get(bucket).writer;
+                AbstractFileStoreWrite.WriterContainer<InternalRow> container = writers.writers().get(partition).get(bucket);
+                // A dynamic-bucket index to maintain (not an append table's) would need Paimon's write for every row.
+                if (container.dynamicBucketMaintainer == null) {
+                    bucketWriter = container.writer;
+                }
             }
         } catch (Exception e) {
             throw new IOException("Failed to write Fluss record to Paimon.", e);
