@@ -115,13 +115,13 @@ abstract class GroupNumbers {
                 }
                 return;
             }
-            boolean primitive = integers(vector);
+            IntegerValues integers = IntegerValues.of(vector);
             for (int row = 0; row < rows; row++) {
-                if (vector.isNull(row)) {
+                if (integers.isNull(row)) {
                     groupOfRow[row] = nullGroup();
                     continue;
                 }
-                long key = integer(vector, primitive, values, row);
+                long key = integers.get(row);
                 int group = byInteger.get(key);
                 if (group < 0) {
                     group = keys.size();
@@ -234,31 +234,5 @@ abstract class GroupNumbers {
     static boolean integers(FieldVector vector) {
         return vector instanceof IntVector || vector instanceof BigIntVector || vector instanceof SmallIntVector
                 || vector instanceof TinyIntVector || vector instanceof DateDayVector;
-    }
-
-    /**
-     * The value of a non-null row of a column whose first batch was an {@link #integers} vector:
-     * its primitive value when this batch is one too ({@code primitive}), else its Calcite value's
-     * (a later batch in another vector type).
-     */
-    static long integer(FieldVector vector, boolean primitive, CalciteColumn values, int row) {
-        return primitive ? integer(vector, row) : ((Number) values.get(row)).longValue();
-    }
-
-    /** The primitive value of a non-null row of an {@link #integers} vector. */
-    static long integer(FieldVector vector, int row) {
-        if (vector instanceof IntVector v) {
-            return v.get(row);
-        }
-        if (vector instanceof BigIntVector v) {
-            return v.get(row);
-        }
-        if (vector instanceof SmallIntVector v) {
-            return v.get(row);
-        }
-        if (vector instanceof TinyIntVector v) {
-            return v.get(row);
-        }
-        return ((DateDayVector) vector).get(row);
     }
 }
