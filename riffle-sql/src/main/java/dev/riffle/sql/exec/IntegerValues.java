@@ -7,10 +7,10 @@ import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.FieldVector;
 
 /**
- * One batch's column of a column of integers, read as longs: through the vector's memory when the
- * batch holds it as integers ({@link GroupNumbers#integers}), without Arrow's checks per value,
- * which cost aggregates more than their own work; otherwise through its Calcite values (a batch in
- * another vector type than the first, as the lake's and the log's batches of one union read can be).
+ * One batch of an integer column, read as longs: through the vector's memory when the batch holds
+ * it as integers ({@link GroupNumbers#integers}), without Arrow's checks per value, which cost
+ * aggregates more than their own work; otherwise through its Calcite values (a batch in another
+ * vector type than the first, as the lake's and the log's batches of one union read can be).
  *
  * <pre>{@code
  * IntegerValues values = IntegerValues.of(batch.getVector(argument));
@@ -57,7 +57,8 @@ final class IntegerValues {
             case 1 -> memory.getByte(row);
             case 2 -> memory.getShort(row);
             case 4 -> memory.getInt(row);
-            default -> memory.getLong(row);
+            case 8 -> memory.getLong(row);
+            default -> throw new IllegalStateException("No integers of " + width + " bytes (" + vector.getField() + ")");
         };
     }
 }

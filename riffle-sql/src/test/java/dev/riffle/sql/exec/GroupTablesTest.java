@@ -120,12 +120,24 @@ class GroupTablesTest {
                         integers(new BigIntVector("v", allocator), 2, 3))) {
             GroupNumbers groups = GroupNumbers.of(List.of(0));
             Accumulator distinct = Accumulator.of(new Aggregation(Function.COUNT_DISTINCT, 1, SqlTypeName.BIGINT));
+            Accumulator sum = Accumulator.of(new Aggregation(Function.SUM, 1, SqlTypeName.BIGINT));
+            Accumulator max = Accumulator.of(new Aggregation(Function.MAX, 1, SqlTypeName.BIGINT));
+            // Integer keys too: the values column numbered as a key column, an int batch then a long one.
+            GroupNumbers byValue = GroupNumbers.of(List.of(1));
             int[] groupOfRow = new int[2];
+            int[] valueGroups = new int[2];
             for (VectorSchemaRoot batch : List.of(first, second, first)) {
                 groups.number(batch, 2, groupOfRow);
-                distinct.ensure(groups.count());
-                distinct.add(batch, groupOfRow, 2);
+                for (Accumulator accumulator : List.of(distinct, sum, max)) {
+                    accumulator.ensure(groups.count());
+                    accumulator.add(batch, groupOfRow, 2);
+                }
+                byValue.number(batch, 2, valueGroups);
             }
+            // b: 2 + 2 + 2; c: 3. Values 1, 2, 3: three groups, 2 the same group from an int and a long.
+            assertThat(sum.result(1)).isEqualTo(6L);
+            assertThat(max.result(2)).isEqualTo(3L);
+            assertThat(byValue.count()).isEqualTo(3);
             assertThat(groups.count()).as("a, b, c").isEqualTo(3);
             Object[] key = new Object[1];
             groups.keyValues(1, key);
