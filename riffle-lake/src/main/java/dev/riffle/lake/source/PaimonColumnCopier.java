@@ -1,5 +1,6 @@
 package dev.riffle.lake.source;
 
+import dev.riffle.core.types.ArrowColumnFill;
 import dev.riffle.core.types.EpochUnits;
 import java.util.Optional;
 import org.apache.arrow.vector.BigIntVector;
@@ -42,7 +43,9 @@ import org.apache.paimon.data.columnar.TimestampColumnVector;
 /**
  * Copies one column of Paimon's columnar batches into the Arrow vector Riffle's schema gives the
  * column ({@code ArrowTypeMapping}), with the encodings of Fluss's own Arrow batches: a typed loop
- * per batch, strings copied once from Paimon's buffers, no object per row for numbers. Rows a
+ * per batch, strings copied once from Paimon's buffers, no object per row for numbers; numbers,
+ * dates, timestamps and strings written as memory ({@code ArrowColumnFill}) after room is made once
+ * per batch. Rows a
  * non-columnar Paimon reader hands out are copied one at a time with the same encodings.
  * Flat types only ({@link #supports}); a table with others is read through the lake plugin.
  */
@@ -153,13 +156,15 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             ByteColumnVector values = (ByteColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
-                    target.setSafe(at + i, values.getByte(i));
+                    fill.setByte(at + i, values.getByte(i));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -183,13 +188,15 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             ShortColumnVector values = (ShortColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
-                    target.setSafe(at + i, values.getShort(i));
+                    fill.setShort(at + i, values.getShort(i));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -213,13 +220,15 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             IntColumnVector values = (IntColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
-                    target.setSafe(at + i, values.getInt(i));
+                    fill.setInt(at + i, values.getInt(i));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -243,13 +252,15 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             IntColumnVector values = (IntColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
-                    target.setSafe(at + i, values.getInt(i));
+                    fill.setInt(at + i, values.getInt(i));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -325,13 +336,15 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             LongColumnVector values = (LongColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
-                    target.setSafe(at + i, values.getLong(i));
+                    fill.setLong(at + i, values.getLong(i));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -355,13 +368,15 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             FloatColumnVector values = (FloatColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
-                    target.setSafe(at + i, values.getFloat(i));
+                    fill.setFloat(at + i, values.getFloat(i));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -385,13 +400,15 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             DoubleColumnVector values = (DoubleColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
-                    target.setSafe(at + i, values.getDouble(i));
+                    fill.setDouble(at + i, values.getDouble(i));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -415,14 +432,16 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             BytesColumnVector values = (BytesColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
                     BytesColumnVector.Bytes bytes = values.getBytes(i);
-                    target.setSafe(at + i, bytes.data, bytes.offset, bytes.len);
+                    fill.setBytes(at + i, bytes.data, bytes.offset, bytes.len);
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -446,14 +465,16 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             BytesColumnVector values = (BytesColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
                     BytesColumnVector.Bytes bytes = values.getBytes(i);
-                    target.setSafe(at + i, bytes.data, bytes.offset, bytes.len);
+                    fill.setBytes(at + i, bytes.data, bytes.offset, bytes.len);
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
@@ -525,14 +546,16 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             TimestampColumnVector values = (TimestampColumnVector) source;
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
-                    target.setNull(at + i);
+                    fill.setNull(at + i);
                 } else {
                     Timestamp value = values.getTimestamp(i, precision);
-                    target.setSafe(at + i, unit.count(value.getMillisecond(), value.getNanoOfMillisecond()));
+                    fill.setLong(at + i, unit.count(value.getMillisecond(), value.getNanoOfMillisecond()));
                 }
             }
+            fill.finish(at + rows);
         }
 
         @Override
