@@ -16,7 +16,7 @@ import org.apache.fluss.memory.MemorySegment;
  * Arrow) spent most of its time there. Room is made once for the run, then values go straight in.
  *
  * <pre>{@code
- * ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+ * ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
  * for (int i = 0; i < rows; i++) {
  *     if (source.isNullAt(i)) {
  *         fill.setNull(at + i);
@@ -24,16 +24,20 @@ import org.apache.fluss.memory.MemorySegment;
  *         fill.setLong(at + i, source.getLong(i));
  *     }
  * }
- * fill.finish(at + rows);
+ * fill.finish();
  * }</pre>
  *
- * <p>Rows are written in order, each once, from a row up to which the vector is already filled
- * (for a variable-width vector, strings follow one another in its data buffer). Values are
+ * <p>Rows are written in order, each once, from the run's first row to its end (for a
+ * variable-width vector, strings follow one another in its data buffer, after the rows before the
+ * run, however those were set). Values are
  * little-endian, as Arrow lays them out; the setter must fit the vector's type, as with
  * {@link ArrowColumnMemory}. The fill is valid until the vector is reallocated: make a new one per run.
  */
 public final class ArrowColumnFill {
+    private static final MemorySegment EMPTY = MemorySegment.wrap(new byte[0]);
+
     private final FieldVector vector;
+    private final int to;
     private final MemorySegment validity;
     /** Fixed-width values; null for a variable-width vector. */
     private final MemorySegment values;
@@ -42,39 +46,51 @@ public final class ArrowColumnFill {
     /** Variable-width data, wrapped at the first string and again when it grows. */
     private MemorySegment data;
 
-    private ArrowColumnFill(FieldVector vector, MemorySegment validity, MemorySegment values, MemorySegment offsets) {
+    private ArrowColumnFill(FieldVector vector, int to, MemorySegment validity, MemorySegment values,
+            MemorySegment offsets) {
         this.vector = vector;
+        this.to = to;
         this.validity = validity;
         this.values = values;
         this.offsets = offsets;
     }
 
     /**
-     * A fill of {@code vector} with room for rows {@code 0 .. rows - 1} (the vector grows when it has
-     * less); for fixed-width vectors of whole bytes (not {@link BitVector}) and variable-width ones.
+     * A fill of rows {@code from .. to - 1} of {@code vector}, which grows when it has room for
+     * fewer; for fixed-width vectors of whole bytes (not {@link BitVector}) and variable-width ones.
      *
      * @throws IllegalArgumentException for other vectors
      */
-    public static ArrowColumnFill of(FieldVector vector, int rows) {
+    public static ArrowColumnFill of(FieldVector vector, int from, int to) {
         requireNonNull(vector, "vector is null");
-        if (!(vector instanceof BaseVariableWidthVector || vector instanceof BaseFixedWidthVector)
-                || vector instanceof BitVector) {
+        if (from < 0 || to < from) {
+            throw new IllegalArgumentException("Rows " + from + " to " + to + " are not a run");
+        }
+        if (vector instanceof BaseVariableWidthVector variable) {
+            while (variable.getValueCapacity() < to) {
+                variable.reallocValidityAndOffsetBuffers(); // the data buffer grows as strings need it
+            }
+            // Rows before the run that Arrow left as holes (its setNull writes no offset) get their
+            // offsets now, so that the run's first string starts after the last one written.
+            variable.fillEmpties(from);
+            return new ArrowColumnFill(vector, to, segment(variable.getValidityBuffer()), null,
+                    segment(variable.getOffsetBuffer()));
+        }
+        if (!(vector instanceof BaseFixedWidthVector fixed) || vector instanceof BitVector) {
             throw new IllegalArgumentException("Vector " + vector.getName() + " (" + vector.getField().getType()
                     + ") has no whole-byte values to fill");
         }
-        while (vector.getValueCapacity() < rows) {
-            vector.reAlloc();
+        while (fixed.getValueCapacity() < to) {
+            fixed.reAlloc();
         }
-        if (vector instanceof BaseVariableWidthVector variable) {
-            return new ArrowColumnFill(vector, segment(variable.getValidityBuffer()), null,
-                    segment(variable.getOffsetBuffer()));
-        }
-        return new ArrowColumnFill(vector, segment(vector.getValidityBuffer()),
-                segment(((BaseFixedWidthVector) vector).getDataBuffer()), null);
+        return new ArrowColumnFill(vector, to, segment(fixed.getValidityBuffer()), segment(fixed.getDataBuffer()),
+                null);
     }
 
     private static MemorySegment segment(ArrowBuf buffer) {
-        return MemorySegment.wrapOffHeapMemory(buffer.nioBuffer(0, Math.toIntExact(buffer.capacity())));
+        long capacity = buffer.capacity();
+        // An empty buffer may sit at address 0, which a memory segment refuses; nothing is written to it.
+        return capacity == 0 ? EMPTY : MemorySegment.wrapOffHeapMemory(buffer.nioBuffer(0, Math.toIntExact(capacity)));
     }
 
     public void setNull(int row) {
@@ -141,12 +157,12 @@ public final class ArrowColumnFill {
     }
 
     /**
-     * Ends the run at row {@code rows} (exclusive): a variable-width vector learns which rows are set,
-     * so that setting its value count does not take the rows written here for holes.
+     * Ends the run: a variable-width vector learns which rows are set, so that setting its value
+     * count does not take the rows written here for holes.
      */
-    public void finish(int rows) {
+    public void finish() {
         if (vector instanceof BaseVariableWidthVector variable) {
-            variable.setLastSet(rows - 1);
+            variable.setLastSet(to - 1);
         }
     }
 }

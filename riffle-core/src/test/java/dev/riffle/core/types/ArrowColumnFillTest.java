@@ -17,13 +17,15 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TinyIntVector;
 import org.apache.arrow.vector.VarCharVector;
+import org.apache.arrow.vector.util.ValueVectorUtility;
 import org.junit.jupiter.api.Test;
 
 /**
  * A vector filled through {@link ArrowColumnFill} holds what the same values set with Arrow's
  * {@code setSafe} and {@code setNull} give: in runs that start where the last ended, grow the
- * vector past its first capacity, alternate with Arrow's own setters, and hold nulls and empty and
- * multi-byte strings.
+ * vector past its first capacity, alternate with Arrow's own setters (a null among them, which Arrow
+ * sets without an offset), and hold nulls and empty and multi-byte strings; valid as Arrow checks a
+ * vector, with the same buffer sizes.
  */
 class ArrowColumnFillTest {
     private static final int ROWS = 5_000;
@@ -45,13 +47,22 @@ class ArrowColumnFillTest {
                         set(expected.get(v), row, run, new Random(seed + v));
                     }
                     row += run;
-                    // One row by Arrow's setters between runs, as a lake split's row-at-a-time batches would.
-                    if (row < ROWS) {
+                    // Rows by Arrow's setters between runs, as a lake split's row-at-a-time batches would
+                    // set them: every other time ending in a null, which Arrow sets without an offset.
+                    if (row + 2 <= ROWS) {
+                        boolean endsInNull = (row / RUN) % 2 == 0;
                         for (int v = 0; v < filled.size(); v++) {
                             set(filled.get(v), row, 1, new Random(seed - v));
                             set(expected.get(v), row, 1, new Random(seed - v));
+                            if (endsInNull) {
+                                filled.get(v).setNull(row + 1);
+                                expected.get(v).setNull(row + 1);
+                            } else {
+                                set(filled.get(v), row + 1, 1, new Random(seed + v));
+                                set(expected.get(v), row + 1, 1, new Random(seed + v));
+                            }
                         }
-                        row++;
+                        row += 2;
                     }
                 }
                 for (int v = 0; v < filled.size(); v++) {
@@ -63,6 +74,8 @@ class ArrowColumnFillTest {
                         assertThat(actual.getObject(i)).as("%s row %s", wanted.getName(), i).isEqualTo(wanted.getObject(i));
                     }
                     assertThat(actual.getNullCount()).isEqualTo(wanted.getNullCount()).isPositive();
+                    assertThat(actual.getBufferSize()).as("%s bytes", wanted.getName()).isEqualTo(wanted.getBufferSize());
+                    ValueVectorUtility.validateFull(actual);
                 }
             } finally {
                 filled.forEach(FieldVector::close);
@@ -75,7 +88,7 @@ class ArrowColumnFillTest {
     @Test
     void bitVectorsAreNotFilled() {
         try (BufferAllocator allocator = new RootAllocator(); BitVector bits = new BitVector("b", allocator)) {
-            assertThatThrownBy(() -> ArrowColumnFill.of(bits, 1)).isInstanceOf(IllegalArgumentException.class)
+            assertThatThrownBy(() -> ArrowColumnFill.of(bits, 0, 1)).isInstanceOf(IllegalArgumentException.class)
                     .hasMessageContaining("Vector b");
         }
     }
@@ -107,7 +120,7 @@ class ArrowColumnFillTest {
     }
 
     private static void fill(FieldVector vector, int at, int rows, Random random) {
-        ArrowColumnFill fill = ArrowColumnFill.of(vector, at + rows);
+        ArrowColumnFill fill = ArrowColumnFill.of(vector, at, at + rows);
         for (int i = at; i < at + rows; i++) {
             Object value = value(vector, random);
             if (value == null) {
@@ -129,7 +142,7 @@ class ArrowColumnFillTest {
                 fill.setBytes(i, bytes, 1, bytes.length - 2);
             }
         }
-        fill.finish(at + rows);
+        fill.finish();
     }
 
     private static void set(FieldVector vector, int at, int rows, Random random) {

@@ -156,7 +156,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             ByteColumnVector values = (ByteColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -164,7 +164,7 @@ abstract class PaimonColumnCopier {
                     fill.setByte(at + i, values.getByte(i));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -188,7 +188,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             ShortColumnVector values = (ShortColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -196,7 +196,7 @@ abstract class PaimonColumnCopier {
                     fill.setShort(at + i, values.getShort(i));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -220,7 +220,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             IntColumnVector values = (IntColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -228,7 +228,7 @@ abstract class PaimonColumnCopier {
                     fill.setInt(at + i, values.getInt(i));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -252,7 +252,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             IntColumnVector values = (IntColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -260,7 +260,7 @@ abstract class PaimonColumnCopier {
                     fill.setInt(at + i, values.getInt(i));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -336,7 +336,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             LongColumnVector values = (LongColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -344,7 +344,7 @@ abstract class PaimonColumnCopier {
                     fill.setLong(at + i, values.getLong(i));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -368,7 +368,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             FloatColumnVector values = (FloatColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -376,7 +376,7 @@ abstract class PaimonColumnCopier {
                     fill.setFloat(at + i, values.getFloat(i));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -400,7 +400,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             DoubleColumnVector values = (DoubleColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -408,7 +408,7 @@ abstract class PaimonColumnCopier {
                     fill.setDouble(at + i, values.getDouble(i));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -432,7 +432,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             BytesColumnVector values = (BytesColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -441,7 +441,7 @@ abstract class PaimonColumnCopier {
                     fill.setBytes(at + i, bytes.data, bytes.offset, bytes.len);
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -465,7 +465,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             BytesColumnVector values = (BytesColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -474,7 +474,7 @@ abstract class PaimonColumnCopier {
                     fill.setBytes(at + i, bytes.data, bytes.offset, bytes.len);
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
@@ -546,7 +546,7 @@ abstract class PaimonColumnCopier {
         @Override
         void copy(ColumnVector source, int rows, int at) {
             TimestampColumnVector values = (TimestampColumnVector) source;
-            ArrowColumnFill fill = ArrowColumnFill.of(target, at + rows);
+            ArrowColumnFill fill = ArrowColumnFill.of(target, at, at + rows);
             for (int i = 0; i < rows; i++) {
                 if (values.isNullAt(i)) {
                     fill.setNull(at + i);
@@ -555,7 +555,7 @@ abstract class PaimonColumnCopier {
                     fill.setLong(at + i, unit.count(value.getMillisecond(), value.getNanoOfMillisecond()));
                 }
             }
-            fill.finish(at + rows);
+            fill.finish();
         }
 
         @Override
