@@ -15,9 +15,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * (the admin's read calls, a created table's readiness, Arrow log appends). A refresh blocks for a
  * round trip to the coordinator, so it must run neither on the Fluss client's network threads that
  * complete the answers (a thread waiting there could hold up the very answer it waits for) nor on
- * the common pool. Threads are made as retries need them, up to 64, and end after a minute without
- * one: while the coordinator is away every waiting refresh holds a thread, and a handful would make
- * the later retries wait behind them past their deadlines; past 64, retries queue.
+ * the common pool. Threads are made as retries come, up to 64, and end after a minute without one:
+ * while the coordinator is away every waiting refresh holds a thread, and a handful would make the
+ * later retries wait behind them past their deadlines; past 64, retries queue.
  *
  * <pre>{@code
  * CompletableFuture.runAsync(metadata::refresh, RetryThreads.after(Duration.ofMillis(100)))
@@ -32,7 +32,8 @@ public final class RetryThreads {
     private RetryThreads() {}
 
     private static ThreadPoolExecutor pool() {
-        // Core threads that time out: as many threads as retries wait, up to the cap, and none when idle.
+        // Core threads that time out: a task gets a new thread while fewer than 64 live, and a thread
+        // without a task for a minute ends, so an idle process holds none.
         ThreadPoolExecutor pool = new ThreadPoolExecutor(MAX_THREADS, MAX_THREADS, 60, TimeUnit.SECONDS,
                 new LinkedBlockingQueue<>(), task -> {
                     Thread thread = new Thread(task, "riffle-retry-" + COUNT.incrementAndGet());

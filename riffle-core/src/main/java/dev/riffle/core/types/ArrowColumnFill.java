@@ -2,7 +2,6 @@ package dev.riffle.core.types;
 
 import static java.util.Objects.requireNonNull;
 
-import org.apache.arrow.memory.ArrowBuf;
 import org.apache.arrow.vector.BaseFixedWidthVector;
 import org.apache.arrow.vector.BaseVariableWidthVector;
 import org.apache.arrow.vector.BitVector;
@@ -34,8 +33,6 @@ import org.apache.fluss.memory.MemorySegment;
  * {@link ArrowColumnMemory}. The fill is valid until the vector is reallocated: make a new one per run.
  */
 public final class ArrowColumnFill {
-    private static final MemorySegment EMPTY = MemorySegment.wrap(new byte[0]);
-
     private final FieldVector vector;
     private final int to;
     private final MemorySegment validity;
@@ -73,8 +70,8 @@ public final class ArrowColumnFill {
             // Rows before the run that Arrow left as holes (its setNull writes no offset) get their
             // offsets now, so that the run's first string starts after the last one written.
             variable.fillEmpties(from);
-            return new ArrowColumnFill(vector, to, segment(variable.getValidityBuffer()), null,
-                    segment(variable.getOffsetBuffer()));
+            return new ArrowColumnFill(vector, to, ArrowColumnMemory.segment(variable.getValidityBuffer()), null,
+                    ArrowColumnMemory.segment(variable.getOffsetBuffer()));
         }
         if (!(vector instanceof BaseFixedWidthVector fixed) || vector instanceof BitVector) {
             throw new IllegalArgumentException("Vector " + vector.getName() + " (" + vector.getField().getType()
@@ -83,16 +80,11 @@ public final class ArrowColumnFill {
         while (fixed.getValueCapacity() < to) {
             fixed.reAlloc();
         }
-        return new ArrowColumnFill(vector, to, segment(fixed.getValidityBuffer()), segment(fixed.getDataBuffer()),
-                null);
+        return new ArrowColumnFill(vector, to, ArrowColumnMemory.segment(fixed.getValidityBuffer()),
+                ArrowColumnMemory.segment(fixed.getDataBuffer()), null);
     }
 
-    private static MemorySegment segment(ArrowBuf buffer) {
-        long capacity = buffer.capacity();
-        // An empty buffer may sit at address 0, which a memory segment refuses; nothing is written to it.
-        return capacity == 0 ? EMPTY : MemorySegment.wrapOffHeapMemory(buffer.nioBuffer(0, Math.toIntExact(capacity)));
-    }
-
+    /** Row {@code row} is null (a variable-width row takes no bytes). */
     public void setNull(int row) {
         int at = row >>> 3;
         validity.put(at, (byte) (validity.get(at) & ~(1 << (row & 7))));
@@ -106,6 +98,7 @@ public final class ArrowColumnFill {
         validity.put(at, (byte) (validity.get(at) | (1 << (row & 7))));
     }
 
+    /** Row {@code row} of an 8-bit vector; the other setters likewise for their widths. */
     public void setByte(int row, byte value) {
         values.put(row, value);
         setValid(row);
@@ -145,7 +138,7 @@ public final class ArrowColumnFill {
             while (variable.getDataBuffer().capacity() < end) {
                 variable.reallocDataBuffer();
             }
-            data = segment(variable.getDataBuffer());
+            data = ArrowColumnMemory.segment(variable.getDataBuffer());
         }
         data.put(start, source, offset, length);
         offsets.putInt((row + 1) << 2, Math.toIntExact(end));

@@ -65,7 +65,11 @@ public final class ArrowColumnMemory {
         return Optional.empty();
     }
 
-    private static MemorySegment segment(ArrowBuf buffer) {
+    /**
+     * A buffer as a memory segment: {@link ArrowColumnFill}'s too. An empty buffer may sit at address
+     * 0, which a memory segment refuses: it is an empty segment instead.
+     */
+    static MemorySegment segment(ArrowBuf buffer) {
         long capacity = buffer.capacity();
         if (capacity == 0) {
             return EMPTY;

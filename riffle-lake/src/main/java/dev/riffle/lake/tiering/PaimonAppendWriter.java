@@ -49,6 +49,8 @@ final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
      * Null until then, and when Paimon's write is not the kind that keeps its writers in reach.
      */
     private RecordWriter<InternalRow> bucketWriter;
+    /** Whether the first row looked for {@link #bucketWriter} (once, whether it was there or not). */
+    private boolean bucketWriterSought;
 
     @SuppressWarnings("unchecked")
     PaimonAppendWriter(Catalog catalog, WriterInitContext context) throws IOException {
@@ -100,7 +102,8 @@ final class PaimonAppendWriter implements LakeWriter<PaimonWriteResult> {
                 partition = tableWrite.getPartition(paimonRow);
             }
             write.write(partition, bucket, paimonRow);
-            if (write instanceof AbstractFileStoreWrite<InternalRow> writers) {
+            if (!bucketWriterSought && write instanceof AbstractFileStoreWrite<InternalRow> writers) {
+                bucketWriterSought = true;
                 AbstractFileStoreWrite.WriterContainer<InternalRow> container = writers.writers().get(partition).get(bucket);
                 // A dynamic-bucket index to maintain (not an append table's) would need Paimon's write for every row.
                 if (container.dynamicBucketMaintainer == null) {
