@@ -240,7 +240,7 @@ public final class ArrowLogAppender {
         request.addTablePath().setDatabaseName(table.getTablePath().getDatabaseName())
                 .setTableName(table.getTablePath().getTableName());
         while (true) {
-            long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+            long remaining = millisLeft(deadline);
             try {
                 return metadata.newRandomTabletServerClient().initWriter(request)
                         .get(remaining, TimeUnit.MILLISECONDS).getWriterId();
@@ -249,7 +249,7 @@ public final class ArrowLogAppender {
                 throw new FlussRuntimeException("Interrupted while getting a writer id for " + table.getTablePath(), e);
             } catch (Exception e) {
                 Throwable cause = FlussErrors.unwrap(e);
-                if (!FlussErrors.isRetriable(cause) || System.nanoTime() + RETRY_BACKOFF.toNanos() - deadline > 0) {
+                if (!FlussErrors.isRetriable(cause) || !roomForRetry(deadline)) {
                     throw new FlussRuntimeException("Could not get a writer id for " + table.getTablePath() + ": "
                             + cause.getMessage(), cause);
                 }
@@ -282,7 +282,7 @@ public final class ArrowLogAppender {
             Throwable cause = FlussErrors.unwrap(failure);
             boolean retriable = leader == null || FlussErrors.isRetriable(cause)
                     || (cause instanceof ProduceError error && error.retriable());
-            if (!retriable || System.nanoTime() + RETRY_BACKOFF.toNanos() - deadline > 0) {
+            if (!retriable || !roomForRetry(deadline)) {
                 return CompletableFuture.<Long>failedFuture(cause);
             }
             // A refresh waits for the coordinator: not on the Fluss client's thread that completed this answer.
@@ -312,6 +312,16 @@ public final class ArrowLogAppender {
         }
     }
 
+    /** The milliseconds until {@code deadline} ({@link System#nanoTime}), at least 1: an RPC's timeout. */
+    private static long millisLeft(long deadline) {
+        return Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+    }
+
+    /** Whether a retry after the backoff still starts before {@code deadline} ({@link System#nanoTime}). */
+    private static boolean roomForRetry(long deadline) {
+        return System.nanoTime() + RETRY_BACKOFF.toNanos() - deadline <= 0;
+    }
+
     private TabletServerGateway leader(TableBucket bucket) {
         try {
             return metadata.getBucketLocation(bucket).map(BucketLocation::getLeader)
@@ -322,7 +332,7 @@ public final class ArrowLogAppender {
     }
 
     private CompletableFuture<Long> send(TabletServerGateway leader, int bucket, byte[] batch, long deadline) {
-        long remaining = Math.max(1, TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime()));
+        long remaining = millisLeft(deadline);
         ProduceLogRequest request = new ProduceLogRequest().setAcks(ACKS_ALL).setTableId(table.getTableId())
                 .setTimeoutMs((int) Math.min(Integer.MAX_VALUE, remaining));
         request.addBucketsReq().setBucketId(bucket).setRecords(batch);
