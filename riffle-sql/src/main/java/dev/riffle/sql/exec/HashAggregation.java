@@ -37,6 +37,11 @@ final class HashAggregation {
         }
     }
 
+    /** How many groups there are so far. */
+    int count() {
+        return groups.count();
+    }
+
     /** The groups as Calcite rows: key values, then aggregates (the value itself when there is one column). */
     List<Object> rows() {
         int keys = plan.groupColumns().size();

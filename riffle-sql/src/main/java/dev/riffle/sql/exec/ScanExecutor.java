@@ -5,8 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.planner.ReadPlan;
-import java.util.concurrent.CancellationException;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.DataContext;
@@ -86,25 +84,24 @@ public final class ScanExecutor {
 
     /**
      * Reads one execution's rows as Arrow batches ({@link #reader}) and hands each to {@code sink},
-     * up to the plan's limit as bound for this execution; between batches it stops with a
-     * {@link CancellationException} once the statement is cancelled. For operators that consume a
-     * read's batches whole (vectorized aggregation and top-N).
+     * up to the plan's limit as bound for this execution; before each batch it asks the
+     * execution's {@link ExecutionGuard} whether the statement may go on. For operators that
+     * consume a read's batches whole (vectorized aggregation and top-N).
      */
     void forEachBatch(DataContext context, BufferAllocator allocator, BatchSink sink) {
         long limit = Bindings.limit(plan, context);
         if (limit == 0) {
             return;
         }
-        AtomicBoolean cancelled = DataContext.Variable.CANCEL_FLAG.get(context);
+        ExecutionGuard guard = ExecutionGuard.of(context);
         try (TableReader reader = reader(context, limit, allocator)) {
             long remaining = limit;
             while (remaining > 0 && reader.hasNext()) {
-                if (cancelled != null && cancelled.get()) {
-                    throw new CancellationException("Statement canceled");
-                }
+                guard.check();
                 try (ReadBatch batch = reader.next()) {
                     int rows = (int) Math.min(batch.root().getRowCount(), remaining);
                     sink.accept(batch.root(), rows);
+                    guard.rows(rows);
                     remaining -= rows;
                 }
             }

@@ -109,8 +109,20 @@ public final class TableWriteExecutor {
         List<GenericRow> chunk = new ArrayList<>();
         long converted = 0;
         long sent = 0;
+        ExecutionGuard guard = ExecutionGuard.of(context);
         try (Enumerator<Object[]> input = input(rows, context)) {
-            while (input.moveNext()) {
+            while (true) {
+                try {
+                    if (converted % CHUNK == 0) {
+                        guard.check(); // the rows of a source read come without a guarded edge
+                    }
+                    if (!input.moveNext()) {
+                        break;
+                    }
+                } catch (StatementStoppedException e) {
+                    throw new StatementStoppedException(e.reason(), e.getMessage() + (sent == 0 ? "; nothing was "
+                            + "written" : "; " + sent + " rows were already sent to Fluss, and may be written"));
+                }
                 try {
                     chunk.add(toFluss(withExact(input.current(), converted, context)));
                 } catch (IllegalArgumentException e) {

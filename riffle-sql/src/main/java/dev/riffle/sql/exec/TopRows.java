@@ -71,6 +71,11 @@ final class TopRows {
         }
     }
 
+    /** How many rows are kept now. */
+    int size() {
+        return kept.size();
+    }
+
     /** The kept rows in order; a row is an {@code Object[]} (the value itself for one column). */
     List<Object> rows() {
         List<Kept> sorted = new ArrayList<>(kept);

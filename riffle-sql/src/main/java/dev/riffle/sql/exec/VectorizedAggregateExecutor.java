@@ -51,9 +51,15 @@ public final class VectorizedAggregateExecutor {
 
     private List<Object> groups(DataContext context) {
         HashAggregation groups = new HashAggregation(aggregate);
+        ExecutionGuard guard = ExecutionGuard.of(context);
         BufferAllocator allocator = session.riffle().allocator();
         try (ComputedBatches inputs = new ComputedBatches(input, allocator)) {
-            scan.forEachBatch(context, allocator, inputs.feeding(groups::add));
+            int[] counted = {0};
+            scan.forEachBatch(context, allocator, inputs.feeding((batch, rows) -> {
+                groups.add(batch, rows);
+                guard.groups(groups.count() - counted[0]);
+                counted[0] = groups.count();
+            }));
         }
         return groups.rows();
     }

@@ -52,9 +52,15 @@ public final class VectorizedTopNExecutor {
         }
         // Rows are kept as objects: more than Integer.MAX_VALUE of them could not be returned either.
         TopRows top = new TopRows(topN.keys(), Math.min(Integer.MAX_VALUE - 8, saturatedSum(offset, fetch)));
+        ExecutionGuard guard = ExecutionGuard.of(context);
         BufferAllocator allocator = session.riffle().allocator();
         try (ComputedBatches inputs = new ComputedBatches(input, allocator)) {
-            scan.forEachBatch(context, allocator, inputs.feeding(top::add));
+            int[] counted = {0};
+            scan.forEachBatch(context, allocator, inputs.feeding((batch, rows) -> {
+                top.add(batch, rows);
+                guard.heldRows(top.size() - counted[0]);
+                counted[0] = top.size();
+            }));
         }
         List<Object> rows = top.rows();
         return offset >= rows.size() ? List.of() : rows.subList((int) offset, rows.size());

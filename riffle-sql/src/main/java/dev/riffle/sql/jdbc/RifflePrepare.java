@@ -5,9 +5,11 @@ import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.sql.planner.FlussRules;
+import dev.riffle.sql.planner.GuardedInput;
 import dev.riffle.sql.planner.MaterializedInput;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
+import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.plan.Convention;
@@ -55,7 +57,8 @@ final class RifflePrepare extends CalcitePrepareImpl {
                 root = root.withRel(MaterializedInput.innersOf(root.rel));
                 directRead = DirectRead.match(root);
                 tables = PreparedTables.of(root.rel);
-                return super.implement(root);
+                // every loop of the operators checks the execution's deadline, cancel and budgets
+                return super.implement(root.withRel(GuardedInput.everyEdgeOf(root.rel)));
             }
         };
     }
@@ -65,6 +68,9 @@ final class RifflePrepare extends CalcitePrepareImpl {
             org.apache.calcite.plan.Context externalContext, RelOptCostFactory costFactory) {
         RelOptPlanner planner = super.createPlanner(prepareContext, externalContext, costFactory);
         FlussRules.RULES.forEach(planner::addRule);
+        // ORDER BY ... LIMIT over what is not a scan (a join's rows) keeps offset + fetch rows, not
+        // all of them: Calcite has the operator, but not among its default rules.
+        planner.addRule(EnumerableRules.ENUMERABLE_LIMIT_SORT_RULE);
         return planner;
     }
 

@@ -116,10 +116,12 @@ public final class FlussTableModify extends TableModify implements EnumerableRel
                 Expressions.lambda(arrays.record(fields), row)));
         // Calcite's rows hold timestamps as milliseconds; the literals and parameters the plan shows are exact
         // and an INSERT ... SELECT of a table's columns as they are takes them from the read's Arrow batches
+        // (the input as planned: the guards on its edges pass rows on as they are)
+        RelNode planned = GuardedInput.strip(getInput());
         Optional<DirectRead> source = getOperation() == Operation.INSERT
-                ? DirectRead.match(RelRoot.of(getInput(), SqlKind.SELECT)) : Optional.empty();
+                ? DirectRead.match(RelRoot.of(planned, SqlKind.SELECT)) : Optional.empty();
         TableWriteExecutor executor = new TableWriteExecutor(flussTable.session(), flussTable.info(), getOperation(),
-                getUpdateColumnList() == null ? List.of() : getUpdateColumnList(), ExactColumns.of(getInput()), source);
+                getUpdateColumnList() == null ? List.of() : getUpdateColumnList(), ExactColumns.of(planned), source);
         Expression stashed = implementor.stash(executor, TableWriteExecutor.class);
         builder.add(Expressions.return_(null, Expressions.call(stashed, "write", asArrays, DataContext.ROOT)));
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),
