@@ -96,7 +96,7 @@ public final class FlightSqlServer implements AutoCloseable {
         private int endpointsPerScan = 4;
 
         private Builder() {
-            super("the Flight SQL server", 31337);
+            super("the Flight SQL server", "flight", 31337);
         }
 
         @Override

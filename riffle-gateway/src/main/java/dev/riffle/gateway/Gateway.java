@@ -159,7 +159,7 @@ public final class Gateway implements AutoCloseable {
         private Duration idleTimeout = Duration.ofSeconds(30);
 
         private Builder() {
-            super("the gateway", 8080);
+            super("the gateway", "http", 8080);
         }
 
         @Override

@@ -122,6 +122,11 @@ public final class PgWireServer implements AutoCloseable {
         return runtime.allocator().getAllocatedMemory();
     }
 
+    /** The SQL statements running through this server now (and its admission of them). */
+    public dev.riffle.server.statement.RunningStatements statements() {
+        return runtime.statements();
+    }
+
     /** How many clients are connected (and past startup). */
     public int connectedSessions() {
         return cancels.size();
@@ -155,7 +160,7 @@ public final class PgWireServer implements AutoCloseable {
         private Optional<Path> tlsPrivateKey = Optional.empty();
 
         private Builder() {
-            super("the PostgreSQL server", DEFAULT_PORT);
+            super("the PostgreSQL server", "pgwire", DEFAULT_PORT);
         }
 
         @Override

@@ -507,10 +507,7 @@ class PgJdbcIT {
             TestNames names) throws Exception {
         this.server = server;
         String db = names.database("copylimit");
-        dev.riffle.server.ServerLimits defaults = dev.riffle.server.ServerLimits.DEFAULT;
-        dev.riffle.server.ServerLimits oneMebibyte = new dev.riffle.server.ServerLimits(1024 * 1024,
-                defaults.requestTimeout(), defaults.scanTimeout(), defaults.maxKeys(), defaults.maxBuckets(),
-                defaults.maxSqlLength());
+        dev.riffle.server.ServerLimits oneMebibyte = dev.riffle.server.ServerLimits.DEFAULT.withMaxBodyBytes(1024 * 1024);
         try (PgWireServer limited = PgWireServer.builder().connection(fluss).host("127.0.0.1").port(0).maxCopyRows(100)
                 .limits(oneMebibyte).start();
                 Connection sql = connect(limited); Statement statement = sql.createStatement()) {

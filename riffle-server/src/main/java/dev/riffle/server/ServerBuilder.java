@@ -3,6 +3,8 @@ package dev.riffle.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.server.principal.Auth;
+import dev.riffle.server.statement.RunningStatements;
+import dev.riffle.server.statement.StatementAdmission;
 import java.util.Optional;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.config.ConfigOptions;
@@ -24,6 +26,9 @@ import org.apache.fluss.config.Configuration;
  */
 public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     private final String serverName;
+    private final String surface;
+    private Optional<RunningStatements> statements = Optional.empty();
+    private StatementAdmission admission = StatementAdmission.DEFAULT;
     private Optional<Configuration> clientConfig = Optional.empty();
     private Optional<Connection> connection = Optional.empty();
     private String host = "0.0.0.0";
@@ -34,10 +39,12 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
 
     /**
      * @param serverName what the surface is called in errors ({@code "the gateway"})
+     * @param surface what its statements are said to come from, in lists and metrics ({@code "http"})
      * @param defaultPort the surface's port unless {@link #port} says otherwise
      */
-    protected ServerBuilder(String serverName, int defaultPort) {
+    protected ServerBuilder(String serverName, String surface, int defaultPort) {
         this.serverName = requireNonNull(serverName, "serverName is null");
+        this.surface = requireNonNull(surface, "surface is null");
         this.port = defaultPort;
     }
 
@@ -109,6 +116,22 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
         return self();
     }
 
+    /**
+     * Where the server's SQL statements are registered and admitted, shared with other surfaces of
+     * the same process so that the bound on statements at once is the machine's (default: one of its
+     * own under {@link #admission}). The caller closes it after the servers.
+     */
+    public B statements(RunningStatements statements) {
+        this.statements = Optional.of(requireNonNull(statements, "statements is null"));
+        return self();
+    }
+
+    /** How many statements run at once when the server registers its own ({@link StatementAdmission#DEFAULT}). */
+    public B admission(StatementAdmission admission) {
+        this.admission = requireNonNull(admission, "admission is null");
+        return self();
+    }
+
     protected final String host() {
         return host;
     }
@@ -136,6 +159,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
         if (connection.isEmpty() && clientConfig.isEmpty()) {
             throw new IllegalStateException("Give " + serverName + " bootstrapServers, a clientConfig or a connection");
         }
-        return ServerRuntime.open(serverName, clientConfig, connection, auth, limits, maxPrincipals);
+        return ServerRuntime.open(serverName, surface, clientConfig, connection, auth, limits, maxPrincipals, statements,
+                admission);
     }
 }

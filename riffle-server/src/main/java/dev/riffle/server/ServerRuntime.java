@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.lake.read.PluginLakeReads;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
+import dev.riffle.server.statement.RunningStatements;
 import java.time.Duration;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
@@ -38,9 +39,12 @@ public final class ServerRuntime implements AutoCloseable {
     private final boolean ownsConnection;
     private final BufferAllocator allocator;
     private final Sessions sessions;
+    /** The statements registry when this runtime made its own (closed with it); empty when it was given. */
+    private final Optional<RunningStatements> ownStatements;
 
     private ServerRuntime(String serverName, FlussConnection connection, boolean ownsConnection,
-            BufferAllocator allocator, Sessions sessions) {
+            BufferAllocator allocator, Sessions sessions, Optional<RunningStatements> ownStatements) {
+        this.ownStatements = ownStatements;
         this.serverName = serverName;
         this.connection = connection;
         this.ownsConnection = ownsConnection;
@@ -48,8 +52,9 @@ public final class ServerRuntime implements AutoCloseable {
         this.sessions = sessions;
     }
 
-    static ServerRuntime open(String serverName, Optional<Configuration> clientConfig, Optional<Connection> given,
-            Auth auth, ServerLimits limits, int maxPrincipals) {
+    static ServerRuntime open(String serverName, String surface, Optional<Configuration> clientConfig,
+            Optional<Connection> given, Auth auth, ServerLimits limits, int maxPrincipals,
+            Optional<RunningStatements> givenStatements, dev.riffle.server.statement.StatementAdmission admission) {
         requireNonNull(serverName, "serverName is null");
         Connection conn = given.orElseGet(() -> ConnectionFactory.createConnection(
                 ServerClientDefaults.apply(clientConfig.orElseThrow())));
@@ -59,14 +64,19 @@ public final class ServerRuntime implements AutoCloseable {
                     + conn.getClass().getName());
         }
         BufferAllocator allocator = new RootAllocator();
+        Optional<RunningStatements> own = givenStatements.isPresent() ? Optional.empty()
+                : Optional.of(new RunningStatements(admission));
+        RunningStatements statements = givenStatements.orElseGet(own::orElseThrow);
         try {
             // The lake is found once, over the server's own connection; every session's reads use it.
             PluginLakeReads lake = new PluginLakeReads(fluss);
             Sessions sessions = auth == Auth.BASIC
-                    ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals)
-                    : Sessions.shared(fluss, allocator, lake, limits);
-            return new ServerRuntime(serverName, fluss, owns, allocator, sessions);
+                    ? Sessions.perPrincipal(fluss.getConfiguration(), allocator, lake, limits, maxPrincipals, statements,
+                            surface)
+                    : Sessions.shared(fluss, allocator, lake, limits, statements, surface);
+            return new ServerRuntime(serverName, fluss, owns, allocator, sessions, own);
         } catch (RuntimeException e) {
+            own.ifPresent(RunningStatements::close);
             allocator.close();
             if (owns) {
                 closeQuietly(conn, e);
@@ -87,6 +97,11 @@ public final class ServerRuntime implements AutoCloseable {
         return sessions;
     }
 
+    /** The SQL statements running through this server (and, when shared, the process's other surfaces). */
+    public RunningStatements statements() {
+        return sessions.statements();
+    }
+
     /** The cluster served, as its bootstrap servers (for start-up logs). */
     public String bootstrapServers() {
         return String.valueOf(connection.getConfiguration().toMap().get(ConfigOptions.BOOTSTRAP_SERVERS.key()));
@@ -96,6 +111,7 @@ public final class ServerRuntime implements AutoCloseable {
     public void close() {
         try {
             sessions.close();
+            ownStatements.ifPresent(RunningStatements::close);
         } finally {
             try {
                 if (ownsConnection) {

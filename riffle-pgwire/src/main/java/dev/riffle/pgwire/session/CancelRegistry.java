@@ -50,6 +50,34 @@ public final class CancelRegistry {
         return true;
     }
 
+    /**
+     * Cancels (or, with {@code terminate}, ends) what backend {@code processId} runs, at the request
+     * of {@code caller}'s statement ({@code pg_cancel_backend}, {@code pg_terminate_backend}): a
+     * user may stop its own backends; without logins every backend is the server's.
+     *
+     * @return whether there is such a backend
+     * @throws SecurityException when the backend is another user's
+     */
+    boolean cancelFrom(PgSession caller, int processId, boolean terminate) {
+        Entry entry = sessions.get(processId);
+        if (entry == null) {
+            return false;
+        }
+        PgSession target = entry.session();
+        if (caller.authenticated() && !caller.user().equals(target.user())) {
+            throw new SecurityException("permission denied to " + (terminate ? "terminate process" : "cancel query")
+                    + ": backend " + processId + " is user \"" + target.user() + "\"'s; a user may stop only its own");
+        }
+        LOG.info("Backend {} of user '{}' {} backend {}", caller.host().backendPid(), caller.user(),
+                terminate ? "terminates" : "cancels the query of", processId);
+        if (terminate) {
+            target.terminate();
+        } else {
+            target.cancelRunning();
+        }
+        return true;
+    }
+
     /** How many sessions are connected. */
     public int size() {
         return sessions.size();

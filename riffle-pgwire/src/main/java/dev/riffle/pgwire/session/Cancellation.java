@@ -1,41 +1,52 @@
 package dev.riffle.pgwire.session;
 
-import java.time.Duration;
-import java.util.concurrent.atomic.AtomicBoolean;
+import dev.riffle.server.session.RequestContext;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Whether the statement a session runs was cancelled (a CancelRequest, the client leaving), or
- * ran past the scan timeout: checked between batches and every so many rows.
+ * The cancellation of what a session runs between two ReadyForQuery messages: a CancelRequest, the
+ * client leaving, or another backend's {@code pg_cancel_backend}. Each statement's request is
+ * watched ({@link #watch}), so a cancel stops it wherever it is: planning, computing inside a join
+ * or an aggregate, or sending rows (its deadline is the request's own, see
+ * {@link RequestContext#limitTime}).
  *
  * <pre>{@code
  * Cancellation cancellation = new Cancellation();
- * cancellation.check(started, limits.scanTimeout());   // throws 57014 once cancelled
+ * cancellation.watch(request);
+ * cancellation.request(Cancellation.USER_REQUEST);   // the statement stops with 57014
  * }</pre>
  */
 final class Cancellation {
-    private final AtomicBoolean requested = new AtomicBoolean();
+    /** PostgreSQL's message for a cancel the client asked for. */
+    static final String USER_REQUEST = "canceling statement due to user request";
 
-    void request() {
-        requested.set(true);
+    private final Set<RequestContext> watched = ConcurrentHashMap.newKeySet();
+    private volatile Optional<String> requested = Optional.empty();
+
+    /** Cancels what runs now and anything started before the next ReadyForQuery, saying {@code message}. */
+    void request(String message) {
+        requested = Optional.of(message);
+        for (RequestContext request : watched) {
+            request.cancel(message);
+        }
+    }
+
+    /** Stops {@code request}'s statements when this cancellation is requested (at once if it was). */
+    void watch(RequestContext request) {
+        watched.add(request);
+        requested.ifPresent(request::cancel);
     }
 
     boolean requested() {
-        return requested.get();
+        return requested.isPresent();
     }
 
     /** Throws 57014 once a cancel was requested. */
     void checkRequested() {
-        if (requested.get()) {
-            throw new PgException(PgException.QUERY_CANCELED, "canceling statement due to user request");
-        }
-    }
-
-    /** Throws 57014 once a cancel was requested or the statement ran past {@code timeout}. */
-    void check(long startedNanos, Duration timeout) {
-        checkRequested();
-        if (System.nanoTime() - startedNanos > timeout.toNanos()) {
-            throw new PgException(PgException.QUERY_CANCELED, "canceling statement due to statement timeout: the"
-                    + " server's scan timeout is " + timeout.toSeconds() + " s");
+        if (requested.isPresent()) {
+            throw new PgException(PgException.QUERY_CANCELED, requested.get());
         }
     }
 }

@@ -98,6 +98,14 @@ public final class Outbound implements AutoCloseable {
                 .addListener(io.netty.channel.ChannelFutureListener.CLOSE);
     }
 
+    /**
+     * Sends {@code fatal} and closes the connection, from any thread (another backend ending this
+     * one): the message goes to the channel at once, after what was handed to it already.
+     */
+    void terminate(BackendMessage fatal) {
+        channel.writeAndFlush(fatal).addListener(io.netty.channel.ChannelFutureListener.CLOSE);
+    }
+
     private void handOver() {
         if (pending != null && pending.isReadable()) {
             ByteBuf chunk = pending;

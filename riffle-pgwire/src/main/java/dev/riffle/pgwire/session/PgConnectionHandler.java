@@ -98,7 +98,7 @@ public final class PgConnectionHandler extends ChannelInboundHandlerAdapter {
     @Override
     public void channelInactive(ChannelHandlerContext ctx) {
         if (session != null) {
-            session.cancelRunning();
+            session.clientGone();
             out.writabilityChanged();
             worker.execute(session::close);
         }

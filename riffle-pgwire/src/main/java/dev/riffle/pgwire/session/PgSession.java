@@ -113,10 +113,57 @@ public final class PgSession implements AutoCloseable {
         }
     }
 
-    /** Asks the statement running now (if any) to stop: a CancelRequest or the client leaving. */
+    /** Asks the statement running now (if any) to stop: a CancelRequest, or another backend's pg_cancel_backend. */
     void cancelRunning() {
-        running.request();
+        running.request(Cancellation.USER_REQUEST);
     }
+
+    /** Stops what the session runs: its client went away (called on the event loop). */
+    void clientGone() {
+        running.request("canceling statement: its client went away");
+    }
+
+    /**
+     * Ends the session from another backend ({@code pg_terminate_backend}): its statement stops,
+     * the client is told why (57P01) and the connection closes.
+     */
+    void terminate() {
+        running.request("terminating connection due to administrator command");
+        out.terminate(new BackendMessage.ErrorResponse("FATAL", "57P01",
+                "terminating connection due to administrator command"));
+    }
+
+    /** The user the session logged in as. */
+    String user() {
+        return user;
+    }
+
+    /** Whether the session's user logged in (false when the server takes no logins: everyone is the server). */
+    boolean authenticated() {
+        return credentials.isPresent();
+    }
+
+    /** What the session functions of this session's statements are answered by. */
+    dev.riffle.sql.exec.SessionHost host() {
+        return host;
+    }
+
+    private final dev.riffle.sql.exec.SessionHost host = new dev.riffle.sql.exec.SessionHost() {
+        @Override
+        public int backendPid() {
+            return key.map(CancelRegistry.Key::processId).orElse(0);
+        }
+
+        @Override
+        public boolean cancelBackend(int pid) {
+            return context.cancels().cancelFrom(PgSession.this, pid, false);
+        }
+
+        @Override
+        public boolean terminateBackend(int pid) {
+            return context.cancels().cancelFrom(PgSession.this, pid, true);
+        }
+    };
 
     /** Sends a FATAL error and closes the connection. */
     public void fatal(BackendMessage.ErrorResponse error) {
@@ -804,8 +851,16 @@ public final class PgSession implements AutoCloseable {
         return portal;
     }
 
+    /**
+     * A request of this session: its statements have the session's {@code statement_timeout} (when
+     * set), answer its session functions, and stop when the session's current query is cancelled.
+     */
     private RequestContext open(String purpose) {
-        return context.sessions().open(credentials, purpose);
+        RequestContext request = context.sessions().open(credentials, purpose);
+        settings.statementTimeout().ifPresent(request::limitTime);
+        request.host(host);
+        running.watch(request);
+        return request;
     }
 
     private BackendMessage.RowDescription rowDescription(List<Prepared.Column> columns, List<Short> formats) {
@@ -839,6 +894,8 @@ public final class PgSession implements AutoCloseable {
 
     private void readyForQuery() {
         running = new Cancellation();
+        // a portal suspended in this query is read on in the next: a cancel then reaches it too
+        portals.values().forEach(portal -> portal.request().ifPresent(running::watch));
         out.send(new BackendMessage.ReadyForQuery(transaction));
         out.flush();
     }

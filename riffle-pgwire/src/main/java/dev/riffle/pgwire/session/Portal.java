@@ -40,7 +40,6 @@ final class Portal implements AutoCloseable {
     private long sent;
     private boolean done;
     private Optional<String> tag = Optional.empty();
-    private long startedNanos;
 
     Portal(Prepared statement, List<Object> parameters, List<Short> formats) {
         this.statement = requireNonNull(statement, "statement is null");
@@ -64,6 +63,11 @@ final class Portal implements AutoCloseable {
         return formats;
     }
 
+    /** The request its rows are read in, once started. */
+    Optional<RequestContext> request() {
+        return Optional.ofNullable(request);
+    }
+
     boolean started() {
         return rows != null || done;
     }
@@ -81,7 +85,6 @@ final class Portal implements AutoCloseable {
     void start(RequestContext request, SqlResult.Rows rows) {
         this.request = requireNonNull(request, "request is null");
         this.rows = requireNonNull(rows, "rows is null");
-        this.startedNanos = System.nanoTime();
     }
 
     /** Marks the portal as answered without rows (an update, a local statement). */
@@ -106,7 +109,7 @@ final class Portal implements AutoCloseable {
         while (sentNow < budget) {
             if (batch == null || row >= batch.rowCount()) {
                 closeBatch();
-                cancellation.check(startedNanos, request.limits().scanTimeout());
+                cancellation.checkRequested(); // the read itself stops at its deadline
                 if (!reader.hasNext()) {
                     complete(dev.riffle.pgwire.sql.CommandTags.rows(sent));
                     return false;
@@ -120,7 +123,7 @@ final class Portal implements AutoCloseable {
             sent++;
             sentNow++;
             if ((sentNow & 1023) == 0) {
-                cancellation.check(startedNanos, request.limits().scanTimeout());
+                cancellation.checkRequested(); // the read itself stops at its deadline
             }
         }
         return true;

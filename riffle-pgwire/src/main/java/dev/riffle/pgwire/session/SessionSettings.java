@@ -1,5 +1,9 @@
 package dev.riffle.pgwire.session;
 
+import java.time.Duration;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.LinkedHashMap;
@@ -19,6 +23,7 @@ import java.util.Set;
  * }</pre>
  */
 public final class SessionSettings {
+    private static final Pattern TIME = Pattern.compile("(\\d+(?:\\.\\d+)?)\\s*(us|ms|s|min|h|d)?");
     /**
      * The PostgreSQL release Riffle presents itself as. 14 rather than 15: clients choose their
      * catalog queries by the server's version, and 14's are the older, smaller set; every driver
@@ -103,6 +108,10 @@ public final class SessionSettings {
                 }
                 yield "ISO, MDY";
             }
+            case "statement_timeout" -> {
+                milliseconds(key, value);
+                yield value.strip();
+            }
             case "server_version", "server_encoding", "integer_datetimes", "is_superuser" ->
                     throw new PgException("55P02", "parameter \"" + key + "\" cannot be changed");
             default -> value;
@@ -110,6 +119,42 @@ public final class SessionSettings {
         values.put(key, accepted);
         return REPORTED.contains(key) ? Optional.of(Map.entry(SPELLING.getOrDefault(key, key), accepted))
                 : Optional.empty();
+    }
+
+    /**
+     * The session's {@code statement_timeout}: how long each of its statements may run (empty: 0,
+     * the server's own timeout alone applies; a session can shorten the server's, not lengthen it).
+     */
+    public Optional<Duration> statementTimeout() {
+        long millis = milliseconds("statement_timeout", values.getOrDefault("statement_timeout", "0"));
+        return millis == 0 ? Optional.empty() : Optional.of(Duration.ofMillis(millis));
+    }
+
+    /**
+     * A time as PostgreSQL's time parameters take it: milliseconds, or a number with a unit
+     * ({@code us}, {@code ms}, {@code s}, {@code min}, {@code h}, {@code d}), quoted or not.
+     */
+    private static long milliseconds(String key, String value) {
+        Matcher matcher = TIME.matcher(value.strip().toLowerCase(Locale.ROOT));
+        if (!matcher.matches()) {
+            throw new PgException("22023", "invalid value for parameter \"" + key + "\": \"" + value + "\" (a time such"
+                    + " as 5000, '5s' or '1min'; 0 turns it off)");
+        }
+        double amount = Double.parseDouble(matcher.group(1));
+        double unit = switch (matcher.group(2) == null ? "ms" : matcher.group(2)) {
+            case "us" -> 0.001;
+            case "s" -> 1_000;
+            case "min" -> 60_000;
+            case "h" -> 3_600_000;
+            case "d" -> 86_400_000;
+            default -> 1;
+        };
+        double millis = Math.rint(amount * unit);
+        if (millis > Integer.MAX_VALUE) {
+            throw new PgException("22023", value + " is outside the valid range for parameter \"" + key + "\" (0 .. "
+                    + Integer.MAX_VALUE + " ms)");
+        }
+        return amount > 0 && millis == 0 ? 1 : (long) millis;
     }
 
     /** Resets one parameter (empty: all) to its startup value. */

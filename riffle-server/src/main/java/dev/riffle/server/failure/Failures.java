@@ -1,5 +1,8 @@
 package dev.riffle.server.failure;
 
+import dev.riffle.sql.exec.StatementStoppedException;
+import java.util.Optional;
+
 import dev.riffle.core.exception.ColumnNotFoundException;
 import dev.riffle.core.exception.DatabaseNotFoundException;
 import dev.riffle.core.exception.InvalidOffsetsException;
@@ -66,6 +69,10 @@ public final class Failures {
     private Failures() {}
 
     public static Failure classify(Throwable failure) {
+        Optional<Failure> stopped = stopped(failure);
+        if (stopped.isPresent()) {
+            return stopped.get();
+        }
         Throwable e = FlussErrors.unwrap(failure);
         String message = e.getMessage() == null ? e.getClass().getSimpleName() : e.getMessage();
         if (e instanceof ServiceException service) {
@@ -92,6 +99,18 @@ public final class Failures {
         LOG.error("Internal error {}", id, failure);
         return new Failure(FailureKind.INTERNAL, "internal_error",
                 "Internal error; the server log has the details under error id " + id, java.util.Map.of());
+    }
+
+    /**
+     * The failure of a statement its guard stopped, wherever in {@code failure}'s causes the stop
+     * is: past its deadline a timeout, cancelled a cancel, over a budget too large.
+     */
+    static Optional<Failure> stopped(Throwable failure) {
+        return StatementStoppedException.in(failure).map(stop -> switch (stop.reason()) {
+            case TIMEOUT -> failure(FailureKind.TIMEOUT, "statement_timeout", stop.getMessage());
+            case CANCELLED -> failure(FailureKind.CANCELLED, "statement_cancelled", stop.getMessage());
+            case BUDGET -> failure(FailureKind.TOO_LARGE, "statement_budget_exceeded", stop.getMessage());
+        });
     }
 
     private static Failure known(Throwable e, String message) {
@@ -163,7 +182,7 @@ public final class Failures {
         if (e instanceof AuthenticationException) {
             return failure(FailureKind.UNAUTHENTICATED, "unauthenticated", message);
         }
-        if (e instanceof AuthorizationException) {
+        if (e instanceof AuthorizationException || e instanceof SecurityException) {
             return failure(FailureKind.PERMISSION_DENIED, "forbidden", message);
         }
         if (e instanceof ReadTimeoutException || e instanceof TimeoutException

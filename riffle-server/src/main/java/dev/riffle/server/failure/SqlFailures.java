@@ -27,6 +27,10 @@ public final class SqlFailures {
     private SqlFailures() {}
 
     public static Failure classify(Exception e, String sql) {
+        java.util.Optional<Failure> stopped = Failures.stopped(e);
+        if (stopped.isPresent()) {
+            return stopped.get();
+        }
         Failure fluss = flussFailure(e);
         if (fluss != null) {
             return fluss;
@@ -46,7 +50,8 @@ public final class SqlFailures {
 
     private static Failure flussFailure(Exception e) {
         for (Throwable cause = e.getCause(); cause != null && cause != cause.getCause(); cause = cause.getCause()) {
-            if (cause instanceof AuthorizationException || cause instanceof AuthenticationException) {
+            if (cause instanceof AuthorizationException || cause instanceof AuthenticationException
+                    || cause instanceof SecurityException) {
                 return Failures.classify(cause);
             }
         }

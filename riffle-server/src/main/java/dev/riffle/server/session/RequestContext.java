@@ -8,10 +8,22 @@ import dev.riffle.core.rpc.RetryingAdmin;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
+import dev.riffle.server.statement.RunningStatement;
+import dev.riffle.server.statement.RunningStatements;
+import dev.riffle.sql.exec.ExecutionGuard;
+import dev.riffle.sql.exec.SessionHost;
+import dev.riffle.sql.exec.StatementStoppedException;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import java.util.function.BooleanSupplier;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.metadata.TableInfo;
@@ -22,8 +34,9 @@ import org.slf4j.LoggerFactory;
 /**
  * One request's context, passed to whatever serves it (on whichever thread): the session it runs
  * in, an Arrow allocator of its own (a child of the server's, so what a request allocates is
- * counted and freed with it), and the limits. Closing the context frees the allocator and hands
- * the session back.
+ * counted and freed with it), the limits, and what stops the SQL statements it runs (a shorter
+ * deadline the surface sets, its client leaving, a cancel). Closing the context frees the
+ * allocator and hands the session back.
  *
  * <pre>{@code
  * try (RequestContext request = sessions.open(credentials, "lookup shop.orders")) {
@@ -39,17 +52,31 @@ public final class RequestContext implements AutoCloseable {
     private final BufferAllocator parent;
     private final String purpose;
     private final ServerLimits limits;
+    private final RunningStatements statements;
+    private final String surface;
+    /** A deadline shorter than the server's for this request's statements (a session's statement_timeout). */
+    private volatile Optional<Duration> timeLimit = Optional.empty();
+    /** What tells that the request's client went away, polled while a statement runs. */
+    private final List<BooleanSupplier> clientGone = new CopyOnWriteArrayList<>();
+    private final Set<RunningStatement> running = ConcurrentHashMap.newKeySet();
+    /** Why the request was cancelled, once it was: its statements stop, and later ones stop at once. */
+    private volatile Optional<String> cancelled = Optional.empty();
+    /** What the session functions of its statements ask (a PostgreSQL backend's), when the surface has one. */
+    private volatile Optional<SessionHost> host = Optional.empty();
     // Made on first use (guarded by this): most point lookups never allocate, and under many
     // concurrent lookups making a child allocator per request contends on the parent's lock.
     private BufferAllocator allocator;
     private Riffle riffle;
     private boolean closed;
 
-    RequestContext(Sessions.Lease lease, BufferAllocator parent, String purpose, ServerLimits limits) {
+    RequestContext(Sessions.Lease lease, BufferAllocator parent, String purpose, ServerLimits limits,
+            RunningStatements statements, String surface) {
         this.lease = requireNonNull(lease, "lease is null");
         this.parent = requireNonNull(parent, "parent is null");
         this.purpose = requireNonNull(purpose, "purpose is null");
         this.limits = requireNonNull(limits, "limits is null");
+        this.statements = requireNonNull(statements, "statements is null");
+        this.surface = requireNonNull(surface, "surface is null");
     }
 
     public Session session() {
@@ -82,6 +109,74 @@ public final class RequestContext implements AutoCloseable {
 
     public ServerLimits limits() {
         return limits;
+    }
+
+    /** Where the request came from: {@code http}, {@code flight} or {@code pgwire}. */
+    public String surface() {
+        return surface;
+    }
+
+    /**
+     * Gives the SQL statements this request runs {@code timeout} (from each one's start) when it is
+     * shorter than the server's statement timeout: a PostgreSQL session's {@code statement_timeout},
+     * the time a Flight call has left.
+     */
+    public RequestContext limitTime(Duration timeout) {
+        requireNonNull(timeout, "timeout is null");
+        if (timeout.isNegative()) {
+            throw new IllegalArgumentException("timeout must not be negative, got " + timeout);
+        }
+        timeLimit = Optional.of(timeout);
+        return this;
+    }
+
+    /**
+     * Stops the statements this request runs, as cancelled by their client leaving, once
+     * {@code gone} says so (polled ten times a second on a timer thread while one runs; it must
+     * not block).
+     */
+    public RequestContext watchClient(BooleanSupplier gone) {
+        clientGone.add(requireNonNull(gone, "gone is null"));
+        return this;
+    }
+
+    /** Answers the session functions ({@code pg_backend_pid()}, ...) of the statements this request runs. */
+    public RequestContext host(SessionHost host) {
+        this.host = Optional.of(requireNonNull(host, "host is null"));
+        return this;
+    }
+
+    public Optional<SessionHost> host() {
+        return host;
+    }
+
+    /**
+     * Stops whatever SQL statement this request runs now, and any it would run later, with
+     * {@code message} (PostgreSQL's {@code canceling statement due to user request}, say).
+     */
+    public void cancel(String message) {
+        requireNonNull(message, "message is null");
+        cancelled = Optional.of(message);
+        for (RunningStatement statement : running) {
+            statement.cancel(message);
+        }
+    }
+
+    /**
+     * Registers a SQL statement this request starts now: its guard has the request's deadline
+     * (the server's statement timeout, or the shorter one the surface set), its budgets, and its
+     * client checks. The caller admits it when it must wait its turn, and closes it when it ends.
+     */
+    public RunningStatement beginStatement(String sql) {
+        Duration timeout = timeLimit.filter(limit -> limit.compareTo(limits.statementTimeout()) < 0)
+                .orElse(limits.statementTimeout());
+        ExecutionGuard guard = ExecutionGuard.create(Optional.of(timeout), limits.statements());
+        clientGone.forEach(guard::watchClient);
+        RunningStatement statement = statements.begin(session().principal(), surface, sql, guard);
+        running.removeIf(RunningStatement::ended);
+        running.add(statement);
+        cancelled.ifPresent(message -> guard.cancel(StatementStoppedException.Reason.CANCELLED, message));
+        return statement;
     }
 
     /** The session's Fluss admin. */
@@ -148,6 +243,7 @@ public final class RequestContext implements AutoCloseable {
             closed = true;
             allocator = this.allocator;
         }
+        running.clear();
         try {
             if (allocator == null) {
                 return;

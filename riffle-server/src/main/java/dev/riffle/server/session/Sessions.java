@@ -10,7 +10,7 @@ import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.principal.Credentials;
 import dev.riffle.server.principal.PrincipalPool;
 import dev.riffle.server.sql.SqlConnections;
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.server.statement.RunningStatements;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.client.Connection;
@@ -40,33 +40,46 @@ public final class Sessions implements AutoCloseable {
      * point queries that each wait a millisecond for their lookup batch.
      */
     public static final int SHARED_SQL_CONNECTIONS = 32;
-    /** SQL connections per principal: one, so that a principal's statements cannot crowd out others'. */
-    public static final int PRINCIPAL_SQL_CONNECTIONS = 1;
+    /**
+     * SQL connections per principal: a few, so that a principal's key lookups find one while its
+     * analytics run (how many of those run at once is the server's {@code StatementAdmission}).
+     */
+    public static final int PRINCIPAL_SQL_CONNECTIONS = 4;
 
     private final BufferAllocator allocator;
     private final ServerLimits limits;
     private final Optional<Session> shared;
     private final Optional<PrincipalPool<Session>> principals;
     private final SessionLedger ledger;
+    private final RunningStatements statements;
+    private final String surface;
 
     private Sessions(BufferAllocator allocator, ServerLimits limits, Optional<Session> shared,
-            Optional<PrincipalPool<Session>> principals, SessionLedger ledger) {
+            Optional<PrincipalPool<Session>> principals, SessionLedger ledger, RunningStatements statements,
+            String surface) {
         this.ledger = requireNonNull(ledger, "ledger is null");
+        this.statements = requireNonNull(statements, "statements is null");
+        this.surface = requireNonNull(surface, "surface is null");
         this.allocator = requireNonNull(allocator, "allocator is null");
         this.limits = requireNonNull(limits, "limits is null");
         this.shared = shared;
         this.principals = principals;
     }
 
-    /** Every request runs in one session over {@code connection} (which the caller closes). */
+    /**
+     * Every request runs in one session over {@code connection} (which the caller closes).
+     *
+     * @param statements where the SQL statements of the requests are registered and admitted
+     * @param surface what the requests' statements are said to come from ({@code http}, ...)
+     */
     public static Sessions shared(FlussConnection connection, BufferAllocator allocator, LakeReads lake,
-            ServerLimits limits) {
+            ServerLimits limits, RunningStatements statements, String surface) {
         Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
         SessionLedger ledger = new SessionLedger();
         Session session = new Session(Optional.empty(), riffle, false,
                 () -> SqlConnections.over(connection, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
-                        StatementLimits.DEFAULT.withMaxSqlLength(limits.maxSqlLength())), ledger);
-        return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger);
+                        limits.statements()), ledger);
+        return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger, statements, surface);
     }
 
     /**
@@ -75,7 +88,7 @@ public final class Sessions implements AutoCloseable {
      * @param clientConfig the server's Fluss client settings; each principal's replace the credentials
      */
     public static Sessions perPrincipal(Configuration clientConfig, BufferAllocator allocator, LakeReads lake,
-            ServerLimits limits, int maxPrincipals) {
+            ServerLimits limits, int maxPrincipals, RunningStatements statements, String surface) {
         Configuration base = new Configuration(requireNonNull(clientConfig, "clientConfig is null"));
         base.removeConfig(ConfigOptions.CLIENT_SASL_JAAS_CONFIG);
         SessionLedger ledger = new SessionLedger();
@@ -85,9 +98,9 @@ public final class Sessions implements AutoCloseable {
             Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
             return new Session(Optional.of(user), riffle, true,
                     () -> SqlConnections.over(own, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
-                            StatementLimits.DEFAULT.withMaxSqlLength(limits.maxSqlLength())), ledger);
+                            limits.statements()), ledger);
         });
-        return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger);
+        return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger, statements, surface);
     }
 
     /**
@@ -110,6 +123,11 @@ public final class Sessions implements AutoCloseable {
 
     public ServerLimits limits() {
         return limits;
+    }
+
+    /** Where the SQL statements of these sessions' requests run (shared by the surfaces of one process). */
+    public RunningStatements statements() {
+        return statements;
     }
 
     /** A session some request is using; closing the lease hands it back. */
@@ -160,7 +178,7 @@ public final class Sessions implements AutoCloseable {
     public RequestContext open(Optional<Credentials> credentials, String purpose) {
         Lease lease = acquire(credentials);
         try {
-            return new RequestContext(lease, allocator, purpose, limits);
+            return new RequestContext(lease, allocator, purpose, limits, statements, surface);
         } catch (RuntimeException e) {
             lease.close();
             throw e;

@@ -80,9 +80,7 @@ public final class SqlConnections implements AutoCloseable {
      */
     public static SqlConnections over(Configuration clientConfig, int size, Duration waitTimeout,
             StatementLimits limits) {
-        Properties properties = new Properties();
-        properties.setProperty(StatementLimits.MAX_SQL_LENGTH, Integer.toString(limits.maxSqlLength()));
-        properties.setProperty(StatementLimits.MAX_IN_LIST_SIZE, Integer.toString(limits.maxInListSize()));
+        Properties properties = limits.toProperties();
         clientConfig.toMap().forEach((key, value) -> properties.setProperty("fluss." + key, value));
         return new SqlConnections(urlOf(clientConfig), properties, size, waitTimeout);
     }

@@ -6,9 +6,13 @@ import dev.riffle.core.read.BucketRef;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.session.RequestContext;
+import dev.riffle.server.statement.RunningStatement;
 import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.ddl.DdlStatement;
+import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.exec.ExecutionGuard;
+import dev.riffle.sql.exec.SessionHost;
 import dev.riffle.sql.exec.LookedUpRows;
 import dev.riffle.sql.exec.ResultSetReader;
 import dev.riffle.sql.exec.StatementShape;
@@ -46,6 +50,11 @@ public final class SqlStatements {
     /**
      * As {@link #run(RequestContext, String, List)}, reading only {@code part} of a statement that
      * is a bare log or changelog read: those buckets, each up to its offset (see {@link #stopOffsets}).
+     *
+     * <p>Every statement runs under its request's deadline and can be cancelled through its
+     * request ({@link RequestContext#beginStatement}); while it runs it is listed among the
+     * server's running statements. A statement that is no key lookup first waits for a place
+     * under the server's admission, without holding a SQL connection meanwhile.
      */
     public static SqlResult run(RequestContext request, String sql, List<Object> parameters,
             Optional<Map<BucketRef, Long>> part) throws SQLException {
@@ -54,6 +63,22 @@ public final class SqlStatements {
         requireNonNull(parameters, "parameters is null");
         requireNonNull(part, "part is null");
         checkLength(request, sql);
+        RunningStatement running = request.beginStatement(sql);
+        try {
+            SqlResult result = run(request, running, sql, parameters, part);
+            if (result instanceof SqlResult.Updated) {
+                running.close();
+            }
+            return result;
+        } catch (SQLException | RuntimeException e) {
+            running.failed();
+            running.close();
+            throw e;
+        }
+    }
+
+    private static SqlResult run(RequestContext request, RunningStatement running, String sql,
+            List<Object> parameters, Optional<Map<BucketRef, Long>> part) throws SQLException {
         SqlConnections.Lease lease = request.session().sql().borrow();
         Optional<DdlStatement> ddlStatement;
         try {
@@ -64,45 +89,113 @@ public final class SqlStatements {
             lease.close();
             throw new SQLException(e.getMessage(), e);
         }
-        boolean ddl = ddlStatement.isPresent();
-        if (ddl) {
-            try (lease) {
-                if (!parameters.isEmpty() || part.isPresent()) {
-                    throw new SQLException("DDL takes no parameters");
-                }
-                lease.executeDdl(sql);
-                changedTable(ddlStatement.get()).ifPresent(request.session().sql()::tableChanged);
-                return new SqlResult.Updated(0);
-            }
+        if (ddlStatement.isPresent()) {
+            return ddl(request, lease, sql, ddlStatement.get(), !parameters.isEmpty() || part.isPresent());
         }
+        return query(request, running, lease, sql, parameters, part);
+    }
+
+    private static SqlResult ddl(RequestContext request, SqlConnections.Lease lease, String sql, DdlStatement ddl,
+            boolean withParameters) throws SQLException {
+        try (lease) {
+            if (withParameters) {
+                throw new SQLException("DDL takes no parameters");
+            }
+            lease.executeDdl(sql);
+            changedTable(ddl).ifPresent(request.session().sql()::tableChanged);
+            return new SqlResult.Updated(0);
+        }
+    }
+
+    private static SqlResult query(RequestContext request, RunningStatement running, SqlConnections.Lease lease,
+            String sql, List<Object> parameters, Optional<Map<BucketRef, Long>> part) throws SQLException {
         try {
+            Prepared prepared = Prepared.of(lease, sql, parameters);
+            if (!prepared.keyLookup() && !running.tryAdmit()) {
+                // Wait for a place without keeping a SQL connection from the requests that have one.
+                lease.close();
+                lease = null;
+                running.admit();
+                lease = request.session().sql().borrow();
+                prepared = Prepared.of(lease, sql, parameters);
+            }
+            ExecutionGuard guard = running.guard();
+            guard.check(); // cancelled or out of time while it waited
+            Optional<DirectRead> direct = prepared.direct();
+            SqlConnections.Lease held = lease;
+            if (direct.isPresent()) {
+                if (direct.get().isKeyLookup()) {
+                    request.session().sql().keyLookups().remember(sql, direct.get(), prepared.statement());
+                }
+                TableReader reader = part.isPresent() ? direct.get().open(prepared.bound(), request.allocator(), part.get())
+                        : direct.get().open(prepared.bound(), request.allocator());
+                return new SqlResult.Rows(new GuardedTableReader(reader, guard), true, () -> {
+                    try (running; held) {
+                        // the read is closed first, by the result
+                    }
+                });
+            }
+            if (part.isPresent()) {
+                throw new SQLException("The statement is not a bare table read, so it cannot be read in parts");
+            }
+            PreparedStatement statement = prepared.statement();
+            AutoCloseable guarded = guard.attachTo(statement);
+            AutoCloseable hosted = request.host().isPresent()
+                    ? ExecutionGuard.attach(statement, SessionHost.KEY, request.host().get()) : () -> { };
+            AutoCloseable attached = () -> closeAll(guarded, hosted);
+            try {
+                if (!statement.execute()) {
+                    long count = statement.getLargeUpdateCount();
+                    closeAll(attached, lease);
+                    return new SqlResult.Updated(count);
+                }
+                return new SqlResult.Rows(new GuardedTableReader(ResultSetReader.of(statement, statement.getResultSet(),
+                        request.allocator()), guard), false, () -> closeAll(attached, held, running));
+            } catch (SQLException | RuntimeException e) {
+                closeAll(attached);
+                throw e;
+            }
+        } catch (SQLException | RuntimeException e) {
+            if (lease != null) {
+                lease.close();
+            }
+            throw e;
+        }
+    }
+
+    /** A statement prepared on a connection, its parameters bound, and its direct read when it is one. */
+    private record Prepared(PreparedStatement statement, List<Object> bound, Optional<DirectRead> direct) {
+        static Prepared of(SqlConnections.Lease lease, String sql, List<Object> parameters) throws SQLException {
             PreparedStatement statement = lease.prepare(sql);
             List<Object> bound = parameters.stream().anyMatch(String.class::isInstance)
                     ? TemporalParameters.typed(statement.getParameterMetaData(), parameters) : parameters;
             for (int i = 0; i < bound.size(); i++) {
                 statement.setObject(i + 1, bound.get(i));
             }
-            statement.setQueryTimeout((int) Math.min(Integer.MAX_VALUE, request.limits().scanTimeout().toSeconds()));
-            Optional<DirectRead> direct = DirectRead.of(statement);
-            if (direct.isPresent()) {
-                request.session().sql().keyLookups().remember(sql, direct.get(), statement);
-                return new SqlResult.Rows(part.isPresent()
-                        ? direct.get().open(bound, request.allocator(), part.get())
-                        : direct.get().open(bound, request.allocator()), true, lease);
+            return new Prepared(statement, bound, DirectRead.of(statement));
+        }
+
+        /** Whether it is a point or prefix lookup: short work that never waits for a place. */
+        boolean keyLookup() {
+            return direct.isPresent() && direct.get().isKeyLookup();
+        }
+    }
+
+    private static void closeAll(AutoCloseable... resources) {
+        RuntimeException failure = null;
+        for (AutoCloseable resource : resources) {
+            try {
+                resource.close();
+            } catch (Exception e) {
+                if (failure == null) {
+                    failure = new IllegalStateException("Ending a statement failed: " + e.getMessage(), e);
+                } else {
+                    failure.addSuppressed(e);
+                }
             }
-            if (part.isPresent()) {
-                throw new SQLException("The statement is not a bare table read, so it cannot be read in parts");
-            }
-            if (!statement.execute()) {
-                long count = statement.getLargeUpdateCount();
-                lease.close();
-                return new SqlResult.Updated(count);
-            }
-            return new SqlResult.Rows(ResultSetReader.of(statement, statement.getResultSet(), request.allocator()),
-                    false, lease);
-        } catch (SQLException | RuntimeException e) {
-            lease.close();
-            throw e;
+        }
+        if (failure != null) {
+            throw failure;
         }
     }
 

@@ -1,5 +1,7 @@
 package dev.riffle.sql.catalog;
 
+import dev.riffle.sql.exec.SessionFunctions;
+
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.FlussSession;
@@ -78,12 +80,12 @@ public final class FlussRootSchema implements Schema {
 
     @Override
     public Collection<Function> getFunctions(String name) {
-        return List.of();
+        return SessionFunctions.named(name);
     }
 
     @Override
     public Set<String> getFunctionNames() {
-        return Set.of();
+        return SessionFunctions.names();
     }
 
     @Override

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.StatementStoppedException.Reason;
+import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Collections;
 import java.util.List;
@@ -18,6 +20,9 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.BooleanSupplier;
 import org.apache.calcite.DataContext;
+import org.apache.calcite.avatica.AvaticaStatement;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.schema.SchemaPlus;
 
@@ -134,6 +139,33 @@ public final class ExecutionGuard implements AutoCloseable {
             }
         }
         return StatementLimits.DEFAULT;
+    }
+
+    /**
+     * Puts this guard in the context of {@code statement}'s next executions (a {@code jdbc:riffle}
+     * prepared statement), until the returned handle is closed.
+     *
+     * @throws SQLException when the statement is not one of {@code jdbc:riffle}'s
+     */
+    public AutoCloseable attachTo(PreparedStatement statement) throws SQLException {
+        return attach(statement, KEY, this);
+    }
+
+    /**
+     * Puts {@code value} in the context of {@code statement}'s next executions under {@code key}
+     * (as Calcite's internal parameters, which every execution's context holds), until the
+     * returned handle is closed: what a server gives one execution ({@link #KEY}, {@link SessionHost#KEY}).
+     *
+     * @throws SQLException when the statement is not one of {@code jdbc:riffle}'s
+     */
+    public static AutoCloseable attach(PreparedStatement statement, String key, Object value) throws SQLException {
+        Meta.Signature signature = statement.unwrap(AvaticaStatement.class).handle.signature;
+        if (!(signature instanceof CalcitePrepare.CalciteSignature<?> calcite)) {
+            throw new SQLException("Not a prepared statement of jdbc:riffle: " + statement);
+        }
+        Map<String, Object> internal = calcite.internalParameters;
+        internal.put(key, value);
+        return () -> internal.remove(key, value);
     }
 
     /**
@@ -259,7 +291,7 @@ public final class ExecutionGuard implements AutoCloseable {
     }
 
     /** Counts rows the statement's operators passed on or read: its progress. */
-    void rows(long count) {
+    public void rows(long count) {
         rows += count;
     }
 

@@ -1,0 +1,35 @@
+package dev.riffle.sql.exec;
+
+/**
+ * What the server a statement runs in says about the statement's session, for the functions that
+ * ask about it ({@link SessionFunctions}): a PostgreSQL backend's process id, and cancelling or
+ * ending another backend. A server puts it in a statement's context under {@link #KEY}; a
+ * statement run through {@code jdbc:riffle} alone has none, and those functions fail there.
+ *
+ * <pre>{@code
+ * SELECT pg_cancel_backend(1042)   -- true when backend 1042 ran a statement and it is cancelled
+ * }</pre>
+ */
+public interface SessionHost {
+    /** Where a server puts the host in a statement's context. */
+    String KEY = "riffle.sessionHost";
+
+    /** The process id of the session's backend. */
+    int backendPid();
+
+    /**
+     * Cancels the statement backend {@code pid} runs now.
+     *
+     * @return whether there was such a backend (running a statement or not)
+     * @throws SecurityException when the session's user may not cancel that backend's statements
+     */
+    boolean cancelBackend(int pid);
+
+    /**
+     * Cancels what backend {@code pid} runs and closes its connection.
+     *
+     * @return whether there was such a backend
+     * @throws SecurityException when the session's user may not end that backend
+     */
+    boolean terminateBackend(int pid);
+}
