@@ -126,6 +126,60 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         this.sqlInfo = SqlInfos.builder();
     }
 
+    // ---- what reaches the server before Flight SQL's dispatch
+
+    /**
+     * Flight SQL's dispatch, after checking what it would fail on as an internal error: a path
+     * descriptor (this server takes Flight SQL commands), bytes that are no protobuf command.
+     */
+    @Override
+    public FlightInfo getFlightInfo(CallContext context, FlightDescriptor descriptor) {
+        return FlightSqlProducer.super.getFlightInfo(context, command(descriptor, "GetFlightInfo"));
+    }
+
+    @Override
+    public SchemaResult getSchema(CallContext context, FlightDescriptor descriptor) {
+        return FlightSqlProducer.super.getSchema(context, command(descriptor, "GetSchema"));
+    }
+
+    @Override
+    public void getStream(CallContext context, Ticket ticket, ServerStreamListener listener) {
+        try {
+            Any.parseFrom(ticket.getBytes());
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            listener.error(CallStatus.INVALID_ARGUMENT.withDescription("The ticket (" + ticket.getBytes().length
+                    + " bytes) is not one this server issued: a DoGet takes the ticket of an endpoint of a FlightInfo"
+                    + " (GetFlightInfo of a Flight SQL command)").toRuntimeException());
+            return;
+        }
+        FlightSqlProducer.super.getStream(context, ticket, listener);
+    }
+
+    @Override
+    public Runnable acceptPut(CallContext context, org.apache.arrow.flight.FlightStream stream,
+            StreamListener<PutResult> ack) {
+        command(stream.getDescriptor(), "DoPut");
+        return FlightSqlProducer.super.acceptPut(context, stream, ack);
+    }
+
+    /** {@code descriptor}, when it carries a command that parses as one; else INVALID_ARGUMENT naming what it got. */
+    private static FlightDescriptor command(FlightDescriptor descriptor, String call) {
+        if (!descriptor.isCommand()) {
+            throw CallStatus.INVALID_ARGUMENT.withDescription(call + " got a path descriptor " + descriptor.getPath()
+                    + "; Riffle's Flight SQL server takes Flight SQL commands (to read a table, send the query"
+                    + " SELECT * FROM " + String.join(".", descriptor.getPath()) + " as CommandStatementQuery)")
+                    .toRuntimeException();
+        }
+        try {
+            Any.parseFrom(descriptor.getCommand());
+        } catch (com.google.protobuf.InvalidProtocolBufferException e) {
+            throw CallStatus.INVALID_ARGUMENT.withDescription(call + " got a command of "
+                    + descriptor.getCommand().length + " bytes that is no Flight SQL command (a protobuf Any of one of"
+                    + " Flight SQL's messages)").toRuntimeException();
+        }
+        return descriptor;
+    }
+
     // ---- statements
 
     @Override
@@ -464,7 +518,16 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
                         "Authenticate with a Fluss user and password");
             }
         }
-        return sessions.open(credentials, purpose);
+        RequestContext request = sessions.open(credentials, purpose);
+        // The call's own deadline (the client's timeout) bounds its statements, and a client that
+        // cancels the call or goes away stops them.
+        io.grpc.Deadline deadline = io.grpc.Context.current().getDeadline();
+        if (deadline != null) {
+            request.limitTime(java.time.Duration.ofMillis(Math.max(0, deadline.timeRemaining(
+                    java.util.concurrent.TimeUnit.MILLISECONDS))));
+        }
+        request.watchClient(context::isCancelled);
+        return request;
     }
 
     private StatementShape shape(CallContext context, String sql) {
@@ -598,6 +661,7 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         Optional<CompletableFuture<LookedUpRows>> ahead = part.isEmpty() ? lookupsAhead.take(key) : Optional.empty();
         String command = ahead.isPresent() ? "DoGet(looked up at GetFlightInfo)" : "DoGet";
         try (RequestContext request = open(context, "Flight SQL DoGet")) {
+            request.watchClient(cancelled::get); // CancelFlightInfo
             Optional<LookedUpRows> found = ahead.isPresent() ? foundAhead(request, ahead.get()) : Optional.empty();
             if (found.isPresent()) {
                 try (TableReader reader = found.get().reader(request.allocator())) {

@@ -130,6 +130,11 @@ public final class Gateway implements AutoCloseable {
         return metrics.registry();
     }
 
+    /** The SQL statements running through the gateway now (and, when shared, the process's other surfaces). */
+    public dev.riffle.server.statement.RunningStatements statements() {
+        return runtime.statements();
+    }
+
     public Sessions.Counts sessionCounts() {
         return runtime.sessions().counts();
     }
@@ -195,6 +200,14 @@ public final class Gateway implements AutoCloseable {
             return limits(limits().withMaxBuckets(maxBuckets));
         }
 
+        /**
+         * How long one SQL statement may run, from its start to its last row (default 5 min); then it
+         * stops wherever it is and answers 504 {@code statement_timeout}.
+         */
+        public Builder statementTimeout(Duration timeout) {
+            return limits(limits().withStatementTimeout(requireNonNull(timeout, "timeout is null")));
+        }
+
         /** The longest SQL statement {@code /v1/sql} takes, in characters (default 65,536); longer is a 413 {@code sql_too_long}. */
         public Builder maxSqlLength(int characters) {
             if (characters < 1) {
@@ -241,6 +254,7 @@ public final class Gateway implements AutoCloseable {
             FlussConnection fluss = runtime.connection();
             Sessions sessions = runtime.sessions();
             GatewayMetrics metrics = new GatewayMetrics(runtime.allocator()::getAllocatedMemory);
+            runtime.statements().bindTo(metrics.registry());
             try {
                 QueuedThreadPool threads = new QueuedThreadPool(250, 8, 60_000);
                 threads.setName("riffle-gateway-http");

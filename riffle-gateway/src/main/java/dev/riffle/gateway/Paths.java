@@ -24,6 +24,8 @@ public final class Paths {
     public static final String SCAN = TABLE + "/scan";
     public static final String TABLE_TIERING = TABLE + "/tiering";
     public static final String SQL = "/v1/sql";
+    public static final String STATEMENTS = "/v1/statements";
+    public static final String STATEMENT = STATEMENTS + "/{id}";
     public static final String TIERING = "/v1/tiering";
 
     private Paths() {}

@@ -20,6 +20,7 @@ import dev.riffle.gateway.scan.OffsetsResource;
 import dev.riffle.gateway.scan.ScanResource;
 import dev.riffle.gateway.scan.TieringResource;
 import dev.riffle.gateway.sql.SqlResource;
+import dev.riffle.gateway.sql.StatementsResource;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
 import io.javalin.Javalin;
@@ -93,13 +94,14 @@ final class Routes {
         WriteResource writes = new WriteResource();
         ScanResource scans = new ScanResource();
         SqlResource sql = new SqlResource();
+        StatementsResource statements = new StatementsResource();
         TieringResource tiering = new TieringResource();
 
         // Routes that answer only JSON (or only Prometheus text) refuse an Accept header without it
         // (406) before any work; the others choose their format from it.
         for (String jsonOnly : new String[] {Paths.HEALTH, Paths.READY, Paths.OPENAPI, Paths.DATABASES,
             Paths.DATABASE, Paths.TABLES, Paths.TABLE, Paths.PARTITIONS, Paths.PARTITION, Paths.OFFSETS, Paths.ROWS,
-            Paths.TIERING, Paths.TABLE_TIERING}) {
+            Paths.TIERING, Paths.TABLE_TIERING, Paths.STATEMENTS, Paths.STATEMENT}) {
             app.before(jsonOnly, MediaTypes::requireJsonResponse);
         }
         app.before(Paths.METRICS, ctx -> MediaTypes.requireResponse(ctx, "text/plain"));
@@ -132,6 +134,8 @@ final class Routes {
         app.post(Paths.SCAN, scans::scan);
 
         app.post(Paths.SQL, sql::sql);
+        app.get(Paths.STATEMENTS, statements::list);
+        app.delete(Paths.STATEMENT, statements::cancel);
         app.get(Paths.TIERING, tiering::get);
         app.get(Paths.TABLE_TIERING, tiering::getTable);
     }

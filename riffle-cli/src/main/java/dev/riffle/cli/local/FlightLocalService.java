@@ -1,5 +1,8 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.server.ServerLimits;
+import dev.riffle.server.statement.RunningStatements;
+
 import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
@@ -21,6 +24,12 @@ public final class FlightLocalService implements LocalService {
 
     @Override
     public Running start(LocalCluster cluster, Map<String, String> options) {
+        return start(cluster, options, new Shared(Map.of()));
+    }
+
+    /** As {@link #start(LocalCluster, Map)}, counting its SQL statements with the other surfaces', under their limits. */
+    @Override
+    public Running start(LocalCluster cluster, Map<String, String> options, Shared shared) {
         String value = options.getOrDefault(PORT_OPTION, Integer.toString(DEFAULT_PORT));
         int port;
         try {
@@ -28,8 +37,10 @@ public final class FlightLocalService implements LocalService {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(PORT_OPTION + " must be a port number, got '" + value + "'");
         }
-        FlightSqlServer flight = FlightSqlServer.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1")
-                .port(port).start();
+        FlightSqlServer.Builder builder = FlightSqlServer.builder().clientConfig(cluster.clientConfig())
+                .host("127.0.0.1").port(port).limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT));
+        shared.get(RunningStatements.class).ifPresent(builder::statements);
+        FlightSqlServer flight = builder.start();
         Map<String, String> addresses = new LinkedHashMap<>();
         addresses.put("Flight SQL", flight.location().getUri().toString());
         addresses.put("Flight SQL JDBC URL", flight.jdbcUrl());

@@ -1,5 +1,8 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.server.ServerLimits;
+import dev.riffle.server.statement.RunningStatements;
+
 import dev.riffle.gateway.Gateway;
 import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.local.LocalCluster;
@@ -25,13 +28,21 @@ public final class GatewayLocalService implements LocalService {
 
     @Override
     public Running start(LocalCluster cluster, Map<String, String> options) {
+        return start(cluster, options, new Shared(Map.of()));
+    }
+
+    /** As {@link #start(LocalCluster, Map)}, counting its SQL statements with the other surfaces', under their limits. */
+    @Override
+    public Running start(LocalCluster cluster, Map<String, String> options, Shared shared) {
         int port = port(options.getOrDefault(PORT_OPTION, Integer.toString(DEFAULT_PORT)));
-        Gateway gateway = Gateway.builder()
+        Gateway.Builder builder = Gateway.builder()
                 .clientConfig(cluster.clientConfig())
                 .host(options.getOrDefault(HOST_OPTION, "127.0.0.1"))
                 .port(port)
                 .console(ConsoleMode.parse(options.getOrDefault(CONSOLE_OPTION, ConsoleMode.ON.label())))
-                .start();
+                .limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT));
+        shared.get(RunningStatements.class).ifPresent(builder::statements);
+        Gateway gateway = builder.start();
         Map<String, String> addresses = new LinkedHashMap<>();
         addresses.put("HTTP gateway", gateway.url());
         gateway.consoleUrl().ifPresent(url -> addresses.put("Web console", url

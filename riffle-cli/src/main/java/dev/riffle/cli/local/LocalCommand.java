@@ -1,5 +1,9 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.cli.StatementOptions;
+import dev.riffle.server.ServerLimits;
+import dev.riffle.server.statement.RunningStatements;
+
 import dev.riffle.cli.ConsoleOption;
 import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
@@ -81,6 +85,9 @@ public final class LocalCommand implements Callable<Integer> {
     @Mixin
     ConsoleOption console;
 
+    @Mixin
+    StatementOptions statementOptions;
+
     @Spec
     CommandSpec spec;
 
@@ -107,6 +114,7 @@ public final class LocalCommand implements Callable<Integer> {
                     "--pg-port must be between 0 and 65535, got " + pgPort);
         }
         pgTls.check(spec.commandLine());
+        statementOptions.check(spec.commandLine());
         Map<String, String> serviceOptions = new LinkedHashMap<>(Map.of("http.port", Integer.toString(httpPort),
                 "flight.port", Integer.toString(flightPort), PgLocalService.PORT_OPTION, Integer.toString(pgPort)));
         pgTls.certificateChain().ifPresent(cert -> serviceOptions.put(PgLocalService.TLS_CERT_OPTION,
@@ -142,7 +150,10 @@ public final class LocalCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--lake-option: " + e.getMessage());
         }
-        try (LocalCluster cluster = builder.start()) {
+        try (LocalCluster cluster = builder.start(); RunningStatements statements = statementOptions.statements()) {
+            // One count of running statements, one deadline and one set of budgets for every SQL surface.
+            LocalService.Shared shared = new LocalService.Shared(Map.of(RunningStatements.class, statements,
+                    ServerLimits.class, statementOptions.limits(ServerLimits.DEFAULT)));
             List<LocalService.Running> services = new ArrayList<>();
             Map<String, String> addresses = new LinkedHashMap<>();
             addresses.put("Fluss bootstrap servers", cluster.bootstrapServers());
@@ -155,7 +166,7 @@ public final class LocalCommand implements Callable<Integer> {
             ShutdownSignals.onStop(stop::countDown);
             try {
                 for (LocalService service : ServiceLoader.load(LocalService.class)) {
-                    LocalService.Running running = service.start(cluster, serviceOptions);
+                    LocalService.Running running = service.start(cluster, serviceOptions, shared);
                     services.add(running);
                     addresses.putAll(running.addresses());
                 }

@@ -1,5 +1,8 @@
 package dev.riffle.cli.local;
 
+import dev.riffle.server.ServerLimits;
+import dev.riffle.server.statement.RunningStatements;
+
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
 import dev.riffle.pgwire.PgWireServer;
@@ -25,6 +28,12 @@ public final class PgLocalService implements LocalService {
 
     @Override
     public Running start(LocalCluster cluster, Map<String, String> options) {
+        return start(cluster, options, new Shared(Map.of()));
+    }
+
+    /** As {@link #start(LocalCluster, Map)}, counting its SQL statements with the other surfaces', under their limits. */
+    @Override
+    public Running start(LocalCluster cluster, Map<String, String> options, Shared shared) {
         String value = options.getOrDefault(PORT_OPTION, Integer.toString(PgWireServer.DEFAULT_PORT));
         int port;
         try {
@@ -33,7 +42,8 @@ public final class PgLocalService implements LocalService {
             throw new IllegalArgumentException(PORT_OPTION + " must be a port number, got '" + value + "'");
         }
         PgWireServer.Builder builder = PgWireServer.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1")
-                .port(port);
+                .port(port).limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT));
+        shared.get(RunningStatements.class).ifPresent(builder::statements);
         if (options.containsKey(TLS_CERT_OPTION) != options.containsKey(TLS_KEY_OPTION)) {
             throw new IllegalArgumentException(TLS_CERT_OPTION + " and " + TLS_KEY_OPTION + " go together");
         }

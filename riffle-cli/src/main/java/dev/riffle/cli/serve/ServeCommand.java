@@ -1,5 +1,9 @@
 package dev.riffle.cli.serve;
 
+import dev.riffle.cli.StatementOptions;
+import dev.riffle.server.ServerLimits;
+import dev.riffle.server.statement.RunningStatements;
+
 import dev.riffle.cli.FlussClientOptions;
 import dev.riffle.cli.ConsoleOption;
 import dev.riffle.cli.PgTlsOptions;
@@ -101,6 +105,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Mixin
     ConsoleOption console;
 
+    @Mixin
+    StatementOptions statementOptions;
+
     /** Where {@code --service-user}'s password comes from (not the command line, which others can read). */
     public static final String SERVICE_PASSWORD_ENV = "RIFFLE_SERVICE_PASSWORD";
     /**
@@ -141,6 +148,7 @@ public final class ServeCommand implements Callable<Integer> {
                     "--flight-tls-cert and --flight-tls-key go together");
         }
         pgTls.check(spec.commandLine());
+        statementOptions.check(spec.commandLine());
         if (pgPort < 0 && (pgPasswordFile.isPresent() || pgTls.certificateChain().isPresent())) {
             throw new CommandLine.ParameterException(spec.commandLine(), (pgPasswordFile.isPresent()
                     ? "--pg-password-file" : "--pg-tls-cert") + " is for the PostgreSQL protocol, which --pg-port -1 "
@@ -149,10 +157,13 @@ public final class ServeCommand implements Callable<Integer> {
         Optional<PasswordFile> pgUsers = pgPasswordFile(mode);
         ShutdownSignals.onStop(stop::countDown);
         Configuration clientConfig = clientConfig(mode);
-        try (Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                .port(httpPort).console(console.mode()).start();
-                AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway);
-                AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers)) {
+        ServerLimits limits = statementOptions.limits(ServerLimits.DEFAULT);
+        try (RunningStatements statements = statementOptions.statements();
+                Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
+                        .port(httpPort).console(console.mode()).limits(limits).statements(statements).start();
+                AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway, limits,
+                        statements);
+                AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers, limits, statements)) {
             running = gateway;
             out.println("Riffle over Fluss " + bootstrapServers
                     + (mode == Auth.BASIC ? " (HTTP Basic, Flight SQL and PostgreSQL logins as Fluss SASL/PLAIN users)"
@@ -186,9 +197,10 @@ public final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    private FlightSqlServer startFlight(Configuration clientConfig, Auth mode, Gateway gateway) {
+    private FlightSqlServer startFlight(Configuration clientConfig, Auth mode, Gateway gateway, ServerLimits limits,
+            RunningStatements statements) {
         FlightSqlServer.Builder flight = FlightSqlServer.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                .port(flightPort).meterRegistry(gateway.meterRegistry());
+                .port(flightPort).meterRegistry(gateway.meterRegistry()).limits(limits).statements(statements);
         String key = environment.apply(TICKET_KEY_ENV);
         if (key != null && !key.isEmpty()) {
             flight.ticketKey(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -199,9 +211,10 @@ public final class ServeCommand implements Callable<Integer> {
         return flight.start();
     }
 
-    private PgWireServer startPg(Configuration clientConfig, Auth mode, Optional<PasswordFile> users) {
+    private PgWireServer startPg(Configuration clientConfig, Auth mode, Optional<PasswordFile> users,
+            ServerLimits limits, RunningStatements statements) {
         PgWireServer.Builder pg = PgWireServer.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                .port(pgPort);
+                .port(pgPort).limits(limits).statements(statements);
         users.ifPresent(pg::scramUsers);
         if (pgTls.certificateChain().isPresent()) {
             pg.tls(pgTls.certificateChain().get(), pgTls.privateKey().get());

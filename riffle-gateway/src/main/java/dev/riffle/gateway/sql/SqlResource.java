@@ -17,6 +17,7 @@ import dev.riffle.server.sql.SqlResult;
 import dev.riffle.server.sql.SqlStatements;
 import dev.riffle.sql.catalog.SqlTypes;
 import dev.riffle.gateway.http.Bodies;
+import dev.riffle.gateway.http.ClientGoneProbe;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
@@ -62,35 +63,53 @@ public final class SqlResource {
                 @OpenApiResponse(status = "401", description = "With --auth basic: missing or rejected credentials"),
                 @OpenApiResponse(status = "403", description = "With --auth basic: a Fluss ACL denies the caller"),
                 @OpenApiResponse(status = "404", description = "The statement names a table that does not exist"),
-                @OpenApiResponse(status = "503", description = "Every SQL connection is busy")})
+                @OpenApiResponse(status = "413", description = "The statement went over a budget of what it builds"
+                        + " (statement_budget_exceeded)"),
+                @OpenApiResponse(status = "503", description = "Every SQL connection is busy, or too many statements"
+                        + " run and wait (busy)"),
+                @OpenApiResponse(status = "504", description = "The statement ran past the statement timeout"
+                        + " (statement_timeout)")})
     public void sql(Context ctx) throws IOException {
         String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, TEXT));
         MediaTypes.Format format = MediaTypes.responseFormat(ctx);
         RequestContext request = Requests.of(ctx);
         SqlRequest body = type.equals(TEXT) ? SqlRequest.text(readText(ctx, request))
                 : SqlRequest.parse(Bodies.json(ctx, request.limits().maxBodyBytes()));
-        SqlResult result;
-        try {
-            result = SqlStatements.run(request, body.sql(), body.parameters());
-        } catch (SQLException | RuntimeException e) {
-            throw sqlFailure(e, body.sql());
-        }
+        SqlResult result = firstRows(ctx, request, body);
         try (SqlResult answer = result) {
             if (answer instanceof SqlResult.Updated updated) {
                 Render.json(ctx, 200, java.util.Map.of("updateCount", updated.count()));
                 return;
             }
             TableReader rows = ((SqlResult.Rows) answer).reader();
-            long count;
+            long count = format == MediaTypes.Format.ARROW ? arrow(ctx, rows) : json(ctx, rows);
+            GatewayMetrics.rows(ctx, "read", count);
+        }
+    }
+
+    /**
+     * Runs the statement up to its first batch, before the answer begins, so that a statement that
+     * fails on its first rows (or runs out of time or budget computing them) still gets a proper
+     * error status. Meanwhile a client that closes its connection cancels the statement.
+     */
+    private static SqlResult firstRows(Context ctx, RequestContext request, SqlRequest body) {
+        try (ClientGoneProbe probe = ClientGoneProbe.start(ctx.req())) {
+            request.watchClient(probe::gone);
+            SqlResult result;
             try {
-                // The first batch is read before the answer begins, so a statement that fails on its
-                // first rows still gets a proper error status.
-                rows.hasNext();
-            } catch (RuntimeException e) {
+                result = SqlStatements.run(request, body.sql(), body.parameters());
+            } catch (SQLException | RuntimeException e) {
                 throw sqlFailure(e, body.sql());
             }
-            count = format == MediaTypes.Format.ARROW ? arrow(ctx, rows) : json(ctx, rows);
-            GatewayMetrics.rows(ctx, "read", count);
+            try {
+                if (result instanceof SqlResult.Rows rows) {
+                    rows.reader().hasNext();
+                }
+                return result;
+            } catch (RuntimeException e) {
+                result.close();
+                throw sqlFailure(e, body.sql());
+            }
         }
     }
 

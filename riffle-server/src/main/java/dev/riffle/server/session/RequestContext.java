@@ -111,6 +111,28 @@ public final class RequestContext implements AutoCloseable {
         return limits;
     }
 
+    /** The SQL statements running in the server (and the process's other surfaces, when they share them). */
+    public RunningStatements statements() {
+        return statements;
+    }
+
+    /**
+     * Whether the request's principal may see and stop every running statement, not only its own:
+     * without authentication every request is the server's; with it, a principal the cluster lets
+     * list its ACLs (Fluss's super users, or those granted DESCRIBE on the cluster).
+     */
+    public boolean operator() {
+        if (session().principal().isEmpty()) {
+            return true;
+        }
+        try {
+            await(admin().listAcls(org.apache.fluss.security.acl.AclBindingFilter.ANY), "Listing the cluster's ACLs");
+            return true;
+        } catch (RuntimeException e) {
+            return false;
+        }
+    }
+
     /** Where the request came from: {@code http}, {@code flight} or {@code pgwire}. */
     public String surface() {
         return surface;
