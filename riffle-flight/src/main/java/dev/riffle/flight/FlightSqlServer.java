@@ -69,6 +69,11 @@ public final class FlightSqlServer implements AutoCloseable {
         return tls ? Location.forGrpcTls(shown, port()) : Location.forGrpcInsecure(shown, port());
     }
 
+    /** The SQL statements running through this server now (and, when shared, the process's other surfaces). */
+    public dev.riffle.server.statement.RunningStatements statements() {
+        return runtime.statements();
+    }
+
     /** Arrow memory the server holds now (0 when no call is running). */
     public long arrowAllocatedBytes() {
         return runtime.allocator().getAllocatedMemory();

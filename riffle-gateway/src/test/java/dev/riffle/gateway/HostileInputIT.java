@@ -182,6 +182,51 @@ class HostileInputIT {
         }
     }
 
+    /**
+     * SQL of a few dozen bytes that would run for hours in execution, not parsing (the corpus above):
+     * a cross join counted, a self-join aggregated, a cross join ordered, a cross join grouped, over
+     * three 2,000-row tables. Each answers its deadline's 504 or its budget's 413 within the
+     * deadline and a second, the gateway's threads go back to idle, and its heap is where it was.
+     */
+    @Test
+    void statementsThatWouldRunForHoursStopAtTheirDeadlineOrBudget(LocalCluster cluster, TestNames names)
+            throws Exception {
+        try (Gateway gateway = Gateway.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0)
+                .statementTimeout(java.time.Duration.ofSeconds(2)).start()) {
+            Api api = new Api(gateway);
+            String t = RunawayStatementsIT.table(api, names, 2_000);
+            List<String> statements = List.of(
+                    "SELECT count(*) FROM " + t + " a, " + t + " b, " + t + " c WHERE a.id + b.id + c.id < 0",
+                    "SELECT a.v, count(*), sum(b.id) FROM " + t + " a JOIN " + t + " b ON MOD(a.id, 2) = MOD(b.id, 2)"
+                            + " JOIN " + t + " c ON MOD(b.id, 2) = MOD(c.id, 2) GROUP BY a.v",
+                    "SELECT a.id, b.id, c.id FROM " + t + " a, " + t + " b, " + t + " c ORDER BY a.id + b.id + c.id",
+                    "SELECT a.id + b.id AS k, count(*) FROM " + t + " a, " + t + " b, " + t + " c GROUP BY a.id + b.id");
+            api.postJson("/v1/sql", RunawayStatementsIT.sql(statements.get(0))); // warm up the planner
+            long heapBefore = heapAfterGc();
+            SoftAssertions softly = new SoftAssertions();
+            for (String statement : statements) {
+                long started = System.nanoTime();
+                Api.Response response = api.postJson("/v1/sql", RunawayStatementsIT.sql(statement));
+                long millis = (System.nanoTime() - started) / 1_000_000;
+                System.out.printf("%d %-26s %5d ms  %s%n", response.status(), response.errorCode(), millis,
+                        clip(response.text()).replace('\n', ' '));
+                softly.assertThat(response.status()).as("%s: %s", statement, clip(response.text())).isIn(504, 413);
+                softly.assertThat(response.errorCode()).as(statement).isIn("statement_timeout",
+                        "statement_budget_exceeded");
+                softly.assertThat(millis).as("%s: answered within its 2 s deadline and a second", statement)
+                        .isLessThan(3_000);
+                RunawayStatementsIT.assertThreadsIdleWithin("riffle-gateway-http", java.time.Duration.ofSeconds(2));
+                softly.assertThat(api.get("/health").status()).as("%s: /health after it", statement).isEqualTo(200);
+            }
+            softly.assertAll();
+            long heapAfter = heapAfterGc();
+            System.out.printf("heap after a full GC: %d MiB before the statements, %d MiB after%n", heapBefore >> 20,
+                    heapAfter >> 20);
+            assertThat(heapAfter).as("heap after a full GC").isLessThanOrEqualTo(heapBefore + heapBefore / 10);
+            api.assertNoArrowMemoryHeld();
+        }
+    }
+
     private static Api.Response send(Api api, Case c, String table, String db, TablePath path) {
         String target = c.path().replace("{t}", table).replace("{db}", db)
                 .replace("{dbname}", path.getDatabaseName());

@@ -104,6 +104,21 @@ class RunawayStatementsIT {
     }
 
     @Test
+    void psqlSeesItsStatementTimeoutAndItsBudget(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String t = table(server, names, 2_000);
+        PsqlIT.Run timedOut = PsqlIT.psql(server, "SET statement_timeout = '2s'", String.format(CROSS_NOTHING, t));
+        assertThat(timedOut.exitCode()).as(timedOut.err()).isEqualTo(1);
+        assertThat(timedOut.err()).contains("ERROR:  canceling statement due to statement timeout: it ran for 2 s");
+        assertWorkersIdleWithin(Duration.ofSeconds(2));
+        // Without a session timeout, the server's budget of join rows (100 million by default) ends the count.
+        PsqlIT.Run overBudget = PsqlIT.psql(server, String.format(CROSS_COUNT, t));
+        assertThat(overBudget.exitCode()).as(overBudget.err()).isEqualTo(1);
+        assertThat(overBudget.err()).contains("ERROR:  The statement's joins produced more than 100000000 rows");
+        assertWorkersIdleWithin(Duration.ofSeconds(2));
+    }
+
+    @Test
     void aClientThatDisconnectsFreesItsWorker(PgWireServer server, TestNames names) throws Exception {
         this.server = server;
         String t = table(server, names, 2_000);

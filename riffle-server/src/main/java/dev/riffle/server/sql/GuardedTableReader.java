@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.server.statement.RunningStatement;
 import dev.riffle.sql.exec.ExecutionGuard;
 import java.util.Map;
 import java.util.Optional;
@@ -13,9 +14,11 @@ import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.fluss.metadata.TableBucket;
 
 /**
- * A statement's table read (the rows of a bare read, which no Calcite operator touches) checked by
- * the statement's {@link ExecutionGuard} before each batch, and counted as its progress: a read
- * that runs past its deadline or is cancelled stops at its next batch.
+ * A statement's rows (a bare table read, or what Calcite's operators compute), checked by the
+ * statement's {@link ExecutionGuard} before each batch and counted as its progress (a read that runs
+ * past its deadline or is cancelled stops at its next batch), and computed only while the statement
+ * holds a place under the server's admission: between batches, while its client takes its rows,
+ * the place is given back.
  *
  * <pre>{@code
  * TableReader rows = new GuardedTableReader(direct.open(parameters, allocator), guard);
@@ -24,10 +27,13 @@ import org.apache.fluss.metadata.TableBucket;
 final class GuardedTableReader implements TableReader {
     private final TableReader read;
     private final ExecutionGuard guard;
+    private final RunningStatement statement;
 
-    GuardedTableReader(TableReader read, ExecutionGuard guard) {
+    GuardedTableReader(TableReader read, RunningStatement statement) {
         this.read = requireNonNull(read, "read is null");
-        this.guard = requireNonNull(guard, "guard is null");
+        this.statement = requireNonNull(statement, "statement is null");
+        this.guard = statement.guard();
+        statement.yieldPlace(); // until its first rows are asked for
     }
 
     @Override
@@ -38,15 +44,31 @@ final class GuardedTableReader implements TableReader {
     @Override
     public boolean hasNext() {
         guard.check();
-        return read.hasNext();
+        occupy();
+        try {
+            return read.hasNext();
+        } finally {
+            statement.yieldPlace();
+        }
     }
 
     @Override
     public ReadBatch next() {
         guard.check();
-        ReadBatch batch = read.next();
-        guard.rows(batch.rowCount());
-        return batch;
+        occupy();
+        try {
+            ReadBatch batch = read.next();
+            guard.rows(batch.rowCount());
+            return batch;
+        } finally {
+            statement.yieldPlace();
+        }
+    }
+
+    private void occupy() {
+        if (statement.admissible()) {
+            statement.admit();
+        }
     }
 
     @Override

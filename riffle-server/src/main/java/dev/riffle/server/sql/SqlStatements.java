@@ -129,7 +129,7 @@ public final class SqlStatements {
                 }
                 TableReader reader = part.isPresent() ? direct.get().open(prepared.bound(), request.allocator(), part.get())
                         : direct.get().open(prepared.bound(), request.allocator());
-                return new SqlResult.Rows(new GuardedTableReader(reader, guard), true, () -> {
+                return new SqlResult.Rows(new GuardedTableReader(reader, running), true, () -> {
                     try (running; held) {
                         // the read is closed first, by the result
                     }
@@ -150,7 +150,7 @@ public final class SqlStatements {
                     return new SqlResult.Updated(count);
                 }
                 return new SqlResult.Rows(new GuardedTableReader(ResultSetReader.of(statement, statement.getResultSet(),
-                        request.allocator()), guard), false, () -> closeAll(attached, held, running));
+                        request.allocator()), running), false, () -> closeAll(attached, held, running));
             } catch (SQLException | RuntimeException e) {
                 closeAll(attached);
                 throw e;

@@ -34,7 +34,10 @@ public final class RunningStatement implements AutoCloseable {
     private final String sql;
     private final Instant started = Instant.now();
     private final ExecutionGuard guard;
+    /** Whether it holds a place now. */
     private boolean admitted;
+    /** Whether it runs under admission (it was admitted once): it takes a place whenever it computes. */
+    private boolean admissible;
     private boolean failed;
     private boolean ended;
 
@@ -84,6 +87,7 @@ public final class RunningStatement implements AutoCloseable {
         if (!admitted) {
             registry.admit(this);
             admitted = true;
+            admissible = true;
         }
     }
 
@@ -91,7 +95,29 @@ public final class RunningStatement implements AutoCloseable {
     public synchronized boolean tryAdmit() {
         if (!admitted) {
             admitted = registry.tryAdmit(this);
+            admissible |= admitted;
         }
+        return admitted;
+    }
+
+    /**
+     * Gives its place back while it waits for its client (its next rows are computed only when
+     * asked for); it takes one again with {@link #admit} before it computes more.
+     */
+    public synchronized void yieldPlace() {
+        if (admitted) {
+            admitted = false;
+            registry.release(this);
+        }
+    }
+
+    /** Whether it runs under admission: it must {@link #admit} before it computes its next rows. */
+    public synchronized boolean admissible() {
+        return admissible;
+    }
+
+    /** Whether it holds a place to run now. */
+    public synchronized boolean admitted() {
         return admitted;
     }
 
@@ -112,20 +138,22 @@ public final class RunningStatement implements AutoCloseable {
 
     @Override
     public void close() {
-        boolean hadPlace;
         synchronized (this) {
             if (ended) {
                 return;
             }
             ended = true;
-            hadPlace = admitted;
+            if (admitted) {
+                admitted = false;
+                registry.release(this);
+            }
         }
         guard.close();
         Optional<StatementStoppedException> stopped = guard.stopped();
         String outcome = stopped.map(s -> s.reason().name().toLowerCase(Locale.ROOT))
                 .orElse(failed ? "failed" : "completed");
         stopped.ifPresent(this::log);
-        registry.ended(this, hadPlace, outcome);
+        registry.ended(this, outcome);
     }
 
     private void log(StatementStoppedException stopped) {

@@ -26,8 +26,9 @@ import java.util.concurrent.locks.ReentrantLock;
 
 /**
  * The SQL statements a server runs now, whichever surface they came from: each registered while it
- * runs ({@link #begin}), admitted to run under the server's {@link StatementAdmission}, listed for
- * operators and metrics, and cancellable by id. One per process when the surfaces are started
+ * runs ({@link #begin}), admitted to run under the server's {@link StatementAdmission} while it
+ * computes (a statement whose rows wait for their client gives its place back meanwhile), listed
+ * for operators and metrics, and cancellable by id. One per process when the surfaces are started
  * together ({@code riffle local}, {@code riffle serve}), so the bound on statements at once is the
  * machine's, not each surface's. Thread-safe.
  *
@@ -184,20 +185,22 @@ public final class RunningStatements implements AutoCloseable {
                 + "; retry later");
     }
 
-    /** Called once by a statement that ends: frees its place (when it had one) and counts its outcome. */
-    void ended(RunningStatement statement, boolean hadPlace, String outcome) {
-        running.remove(statement.id());
-        if (hadPlace) {
-            lock.lock();
-            try {
-                admitted--;
-                statement.principal().ifPresent(p -> admittedPerPrincipal.computeIfPresent(p,
-                        (name, count) -> count == 1 ? null : count - 1));
-                placeFreed.signalAll();
-            } finally {
-                lock.unlock();
-            }
+    /** Frees the place {@code statement} held. */
+    void release(RunningStatement statement) {
+        lock.lock();
+        try {
+            admitted--;
+            statement.principal().ifPresent(p -> admittedPerPrincipal.computeIfPresent(p,
+                    (name, count) -> count == 1 ? null : count - 1));
+            placeFreed.signalAll();
+        } finally {
+            lock.unlock();
         }
+    }
+
+    /** Called once by a statement that ends (its place freed already): counts its outcome. */
+    void ended(RunningStatement statement, String outcome) {
+        running.remove(statement.id());
         metrics.ifPresent(m -> m.ended(statement.surface(), outcome));
     }
 
