@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.session;
 
+import dev.riffle.sql.pgcatalog.PgType;
+
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.PgErrors;

@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.sql;
 
+import dev.riffle.sql.dialect.PostgresLexer;
+
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.copy.CopyOptions;
@@ -308,7 +310,7 @@ public record CopyCommand(Source source, boolean in, CopyOptions options) {
             int depth = 0;
             int i = position;
             while (i < sql.length()) {
-                int skipped = SqlLexer.skipQuotedOrComment(sql, i);
+                int skipped = PostgresLexer.skipQuotedOrComment(sql, i);
                 if (skipped != i) {
                     i = skipped;
                     continue;
@@ -374,11 +376,11 @@ public record CopyCommand(Source source, boolean in, CopyOptions options) {
                     continue;
                 }
                 char c = sql.charAt(position);
-                boolean comment = (c == '-' || c == '/') && SqlLexer.skipQuotedOrComment(sql, position) != position;
+                boolean comment = (c == '-' || c == '/') && PostgresLexer.skipQuotedOrComment(sql, position) != position;
                 if (!comment) {
                     return;
                 }
-                position = SqlLexer.skipQuotedOrComment(sql, position);
+                position = PostgresLexer.skipQuotedOrComment(sql, position);
             }
         }
 
@@ -390,7 +392,7 @@ public record CopyCommand(Source source, boolean in, CopyOptions options) {
             int start = position;
             char c = sql.charAt(position);
             if (c == '"') {
-                int end = SqlLexer.skipQuotedOrComment(sql, position);
+                int end = PostgresLexer.skipQuotedOrComment(sql, position);
                 if (end > sql.length() || sql.charAt(end - 1) != '"' || end - start < 2) {
                     throw new PgException("42601", "syntax error in COPY: unterminated quoted identifier");
                 }
@@ -400,7 +402,7 @@ public record CopyCommand(Source source, boolean in, CopyOptions options) {
             boolean escaped = (c == 'E' || c == 'e') && position + 1 < sql.length() && sql.charAt(position + 1) == '\'';
             if (c == '\'' || escaped) {
                 int open = escaped ? position + 1 : position;
-                int end = SqlLexer.skipQuotedOrComment(sql, open);
+                int end = PostgresLexer.skipQuotedOrComment(sql, open);
                 if (end - open < 2 || sql.charAt(end - 1) != '\'') {
                     throw new PgException("42601", "syntax error in COPY: unterminated quoted string");
                 }

@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.sql;
 
+import dev.riffle.sql.dialect.PostgresLexer;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
@@ -34,7 +36,7 @@ public record Placeholders(String sql, List<Integer> order, int count) {
         int count = 0;
         int i = 0;
         while (i < sql.length()) {
-            int skipped = SqlLexer.skipQuotedOrComment(sql, i);
+            int skipped = PostgresLexer.skipQuotedOrComment(sql, i);
             if (skipped != i) {
                 out.append(sql, i, skipped);
                 i = skipped;

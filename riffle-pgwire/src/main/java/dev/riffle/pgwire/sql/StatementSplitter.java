@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.sql;
 
+import dev.riffle.sql.dialect.PostgresLexer;
+
 import java.util.ArrayList;
 import java.util.List;
 
@@ -20,7 +22,7 @@ public final class StatementSplitter {
         int start = 0;
         int i = 0;
         while (i < sql.length()) {
-            int skipped = SqlLexer.skipQuotedOrComment(sql, i);
+            int skipped = PostgresLexer.skipQuotedOrComment(sql, i);
             if (skipped != i) {
                 i = skipped;
                 continue;
@@ -51,7 +53,7 @@ public final class StatementSplitter {
                 continue;
             }
             if ((c == '-' && sql.startsWith("--", i)) || (c == '/' && sql.startsWith("/*", i))) {
-                i = SqlLexer.skipQuotedOrComment(sql, i);
+                i = PostgresLexer.skipQuotedOrComment(sql, i);
                 continue;
             }
             return false;

@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.types;
 
+import dev.riffle.sql.pgcatalog.PgType;
+
 import static java.util.Objects.requireNonNull;
 
 import java.util.Optional;

@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.types;
 
+import dev.riffle.sql.pgcatalog.PgType;
+
 import static java.nio.charset.StandardCharsets.UTF_8;
 import static java.util.Objects.requireNonNull;
 

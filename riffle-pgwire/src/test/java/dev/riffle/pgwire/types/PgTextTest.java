@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.types;
 
+import dev.riffle.sql.pgcatalog.PgType;
+
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

@@ -1,5 +1,7 @@
 package dev.riffle.sql.catalog;
 
+import dev.riffle.sql.dialect.Dialect;
+
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.FlussSession;
@@ -30,10 +32,17 @@ import org.apache.fluss.metadata.TablePath;
 public final class FlussDatabaseSchema implements Schema {
     private final FlussSession session;
     private final String database;
+    private final Dialect dialect;
 
     public FlussDatabaseSchema(FlussSession session, String database) {
+        this(session, database, Dialect.CALCITE);
+    }
+
+    /** @param dialect {@link Dialect#POSTGRESQL}: a table whose name differs only in case is found when none matches exactly */
+    public FlussDatabaseSchema(FlussSession session, String database, Dialect dialect) {
         this.session = requireNonNull(session, "session is null");
         this.database = requireNonNull(database, "database is null");
+        this.dialect = requireNonNull(dialect, "dialect is null");
     }
 
     @Override
@@ -47,6 +56,13 @@ public final class FlussDatabaseSchema implements Schema {
             }
         }
         Optional<TableInfo> info = session.tableInfo(TablePath.of(database, base));
+        if (info.isEmpty() && dialect == Dialect.POSTGRESQL) {
+            Optional<String> spelled = Names.ignoringCase(base, session.tables(database));
+            if (spelled.isPresent()) {
+                base = spelled.get();
+                info = session.tableInfo(TablePath.of(database, base));
+            }
+        }
         if (info.isEmpty()) {
             throw unknownTable(name);
         }

@@ -1,8 +1,11 @@
 package dev.riffle.sql.catalog;
 
-import dev.riffle.sql.exec.SessionFunctions;
-
 import static java.util.Objects.requireNonNull;
+
+import dev.riffle.sql.dialect.Dialect;
+import dev.riffle.sql.exec.SessionFunctions;
+import dev.riffle.sql.pgcatalog.PgCatalogSchema;
+import java.util.Optional;
 
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.PlanCache;
@@ -10,7 +13,10 @@ import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.util.BuiltInMethod;
 import org.apache.calcite.rel.type.RelProtoDataType;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Schema;
@@ -19,21 +25,48 @@ import org.apache.calcite.schema.SchemaVersion;
 import org.apache.calcite.schema.Schemas;
 import org.apache.calcite.schema.Table;
 
-/** The root SQL schema: one sub-schema per Fluss database, listed live from the cluster. */
+/**
+ * The root SQL schema: one sub-schema per Fluss database, listed live from the cluster. In the
+ * {@link Dialect#POSTGRESQL} dialect it also holds PostgreSQL's system catalogs
+ * ({@code pg_catalog}, {@code information_schema}), whose tables, types and functions also resolve
+ * unqualified (PostgreSQL searches {@code pg_catalog} first), takes {@code public} for Fluss's
+ * default database {@code fluss} (unless a database is called {@code public}), and finds a
+ * database or table whose name differs from the one written only in case when no name matches
+ * exactly (PostgreSQL folds unquoted names to lower case; Fluss keeps the case names were created
+ * with).
+ */
 public final class FlussRootSchema implements Schema {
+    /** Fluss's default database, which PostgreSQL's {@code public} schema stands for. */
+    public static final String DEFAULT_DATABASE = "fluss";
+    /** PostgreSQL's name for the schema of a database's own tables. */
+    public static final String PUBLIC = "public";
+
     private final FlussSession session;
     /** This connection's plans of queries by SQL text (one root schema per connection). */
     private final PlanCache plans = new PlanCache();
     private final boolean vectorized;
+    private final Dialect dialect;
+    private final Optional<PgCatalogSchema> pgCatalog;
 
     public FlussRootSchema(FlussSession session) {
-        this(session, true);
+        this(session, true, Dialect.CALCITE);
     }
 
-    /** @param vectorized whether this connection's aggregates over a scan run on Arrow batches (see the driver's {@code vectorized}) */
-    public FlussRootSchema(FlussSession session, boolean vectorized) {
+    /**
+     * @param vectorized whether this connection's aggregates over a scan run on Arrow batches (see
+     *     the driver's {@code vectorized})
+     * @param dialect the SQL the connection speaks
+     */
+    public FlussRootSchema(FlussSession session, boolean vectorized, Dialect dialect) {
         this.session = requireNonNull(session, "session is null");
         this.vectorized = vectorized;
+        this.dialect = requireNonNull(dialect, "dialect is null");
+        this.pgCatalog = dialect == Dialect.POSTGRESQL ? Optional.of(new PgCatalogSchema(session))
+                : Optional.empty();
+    }
+
+    public Dialect dialect() {
+        return dialect;
     }
 
     public boolean vectorized() {
@@ -50,46 +83,73 @@ public final class FlussRootSchema implements Schema {
 
     @Override
     public Schema getSubSchema(String name) {
-        return session.databases().contains(name) ? new FlussDatabaseSchema(session, name) : null;
+        List<String> databases = session.databases();
+        if (databases.contains(name)) {
+            return new FlussDatabaseSchema(session, name, dialect);
+        }
+        if (pgCatalog.isEmpty()) {
+            return null;
+        }
+        Optional<Schema> system = pgCatalog.get().systemSchema(name);
+        if (system.isPresent()) {
+            return system.get();
+        }
+        if (name.equals(PUBLIC) && databases.contains(DEFAULT_DATABASE)) {
+            return new FlussDatabaseSchema(session, DEFAULT_DATABASE, dialect);
+        }
+        return Names.ignoringCase(name, databases).map(database -> new FlussDatabaseSchema(session, database, dialect))
+                .orElse(null);
     }
 
     @Override
     public Set<String> getSubSchemaNames() {
-        return new TreeSet<>(session.databases());
+        Set<String> names = new TreeSet<>(session.databases());
+        pgCatalog.ifPresent(catalog -> names.addAll(catalog.systemSchemaNames()));
+        return names;
     }
 
     @Override
     public Table getTable(String name) {
-        return null;
+        return pgCatalog.map(catalog -> catalog.getTable(name)).orElse(null);
     }
 
     @Override
     public Set<String> getTableNames() {
-        return Set.of();
+        return Set.of(); // the catalogs' tables resolve here unqualified, but are listed in pg_catalog
     }
 
     @Override
     public RelProtoDataType getType(String name) {
-        return null;
+        return pgCatalog.map(catalog -> catalog.getType(name)).orElse(null);
     }
 
     @Override
     public Set<String> getTypeNames() {
-        return Set.of();
+        return pgCatalog.map(PgCatalogSchema::getTypeNames).orElse(Set.of());
     }
 
     @Override
     public Collection<Function> getFunctions(String name) {
-        return SessionFunctions.named(name);
+        Collection<Function> session = SessionFunctions.named(name);
+        if (pgCatalog.isEmpty() || !session.isEmpty()) {
+            return session;
+        }
+        return pgCatalog.get().getFunctions(name);
     }
 
     @Override
     public Set<String> getFunctionNames() {
-        return SessionFunctions.names();
+        Set<String> names = new TreeSet<>(SessionFunctions.names());
+        pgCatalog.ifPresent(catalog -> names.addAll(catalog.getFunctionNames()));
+        return names;
     }
 
     @Override
     public Expression getExpression(SchemaPlus parentSchema, String name) {
+        if (parentSchema == null) {
+            // the root itself: its tables (PostgreSQL's catalogs, unqualified) are found from the statement's context
+            return Expressions.call(DataContext.ROOT, BuiltInMethod.DATA_CONTEXT_GET_ROOT_SCHEMA.method);
+        }
         return Schemas.subSchemaExpression(parentSchema, name, getClass());
     }
 

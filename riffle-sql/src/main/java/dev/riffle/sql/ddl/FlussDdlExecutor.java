@@ -63,6 +63,14 @@ public final class FlussDdlExecutor implements DdlExecutor {
 
     /** Runs one statement; {@code defaultDatabase} is used for table names without a database. */
     public void execute(FlussSession session, DdlStatement statement, Optional<String> defaultDatabase) {
+        try {
+            run(session, statement, defaultDatabase);
+        } finally {
+            session.catalogChanged();
+        }
+    }
+
+    private void run(FlussSession session, DdlStatement statement, Optional<String> defaultDatabase) {
         if (statement instanceof DdlStatement.CreateDatabase create) {
             DatabaseDescriptor.Builder descriptor = DatabaseDescriptor.builder().customProperties(create.properties());
             create.comment().ifPresent(descriptor::comment);

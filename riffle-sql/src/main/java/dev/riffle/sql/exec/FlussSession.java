@@ -44,6 +44,7 @@ public final class FlussSession implements AutoCloseable {
 
     private record Recent(Optional<TableInfo> info, long atNanos) {}
     private final LookuperPool lookupers;
+    private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
     /** Counts {@link #read} calls ({@link #readsRequested}). */
     private final java.util.concurrent.atomic.LongAdder readsRequested = new java.util.concurrent.atomic.LongAdder();
 
@@ -185,8 +186,22 @@ public final class FlussSession implements AutoCloseable {
         return lookupers.with(table(info), lookupColumns, use);
     }
 
+    /**
+     * How many times this session's catalog changed through it (DDL): what is derived from the
+     * catalog (PostgreSQL's system catalogs) is made anew when it moved.
+     */
+    public long catalogVersion() {
+        return catalogVersion.get();
+    }
+
+    /** Notes that DDL through this session changed the catalog. */
+    public void catalogChanged() {
+        catalogVersion.incrementAndGet();
+    }
+
     /** Forgets cached handles of a table (after DROP TABLE, or when its id changed). */
     public void forget(TablePath path) {
+        catalogChanged();
         recent.remove(path);
         Table table = tables.remove(path);
         lookupers.forget(path);

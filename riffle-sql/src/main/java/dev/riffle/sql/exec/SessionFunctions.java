@@ -1,29 +1,18 @@
 package dev.riffle.sql.exec;
 
-import java.lang.reflect.Method;
-import java.lang.reflect.Type;
-import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.enumerable.CallImplementor;
-import org.apache.calcite.adapter.enumerable.NullPolicy;
-import org.apache.calcite.adapter.enumerable.RexImpTable;
-import org.apache.calcite.linq4j.tree.Expression;
-import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.rel.type.RelDataType;
-import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Function;
-import org.apache.calcite.schema.FunctionParameter;
-import org.apache.calcite.schema.ImplementableFunction;
-import org.apache.calcite.schema.ScalarFunction;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
  * PostgreSQL's functions about sessions, answered by the statement's {@link SessionHost}:
- * {@code pg_backend_pid()}, {@code pg_cancel_backend(pid)} and {@code pg_terminate_backend(pid)}.
+ * {@code pg_backend_pid()}, {@code pg_cancel_backend(pid)}, {@code pg_terminate_backend(pid)},
+ * {@code current_setting(name [, missing_ok])}, {@code set_config(name, value, is_local)}, and the
+ * session's user ({@code current_user}, {@code session_user}, {@code user} call it).
  * Each is evaluated when the statement runs, never while it is planned (without a host it fails,
  * and a planner that tries to fold a constant call leaves it as it is).
  *
@@ -32,10 +21,17 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * }</pre>
  */
 public final class SessionFunctions {
-    private static final Map<String, Function> FUNCTIONS = Map.of(
-            "pg_backend_pid", new HostFunction("backendPid", SqlTypeName.INTEGER),
-            "pg_cancel_backend", new HostFunction("cancelBackend", SqlTypeName.BOOLEAN, SqlTypeName.INTEGER),
-            "pg_terminate_backend", new HostFunction("terminateBackend", SqlTypeName.BOOLEAN, SqlTypeName.INTEGER));
+    private static final Map<String, List<Function>> FUNCTIONS = Map.of(
+            "pg_backend_pid", List.of(function("backendPid", SqlTypeName.INTEGER)),
+            "pg_cancel_backend", List.of(function("cancelBackend", SqlTypeName.BOOLEAN, SqlTypeName.INTEGER)),
+            "pg_terminate_backend", List.of(function("terminateBackend", SqlTypeName.BOOLEAN, SqlTypeName.INTEGER)),
+            "current_setting", List.of(function("currentSetting", SqlTypeName.VARCHAR, SqlTypeName.VARCHAR),
+                    function("currentSetting", SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.BOOLEAN)),
+            "set_config", List.of(function("setConfig", SqlTypeName.VARCHAR, SqlTypeName.VARCHAR, SqlTypeName.VARCHAR,
+                    SqlTypeName.BOOLEAN)),
+            "current_user", List.of(function("currentUser", SqlTypeName.VARCHAR)),
+            "session_user", List.of(function("currentUser", SqlTypeName.VARCHAR)),
+            "user", List.of(function("currentUser", SqlTypeName.VARCHAR)));
 
     private SessionFunctions() {}
 
@@ -46,8 +42,11 @@ public final class SessionFunctions {
 
     /** The function called {@code name} (none when there is no such function). */
     public static Collection<Function> named(String name) {
-        Function function = FUNCTIONS.get(name);
-        return function == null ? List.of() : List.of(function);
+        return FUNCTIONS.getOrDefault(name, List.of());
+    }
+
+    private static Function function(String method, SqlTypeName returns, SqlTypeName... parameters) {
+        return new ContextFunction(SessionFunctions.class, method, returns, parameters);
     }
 
     // What the generated code calls, with the statement's context.
@@ -64,82 +63,36 @@ public final class SessionFunctions {
         return host(root, "pg_terminate_backend").terminateBackend(pid);
     }
 
+    /** {@code current_setting(name)}: the session's value of a setting; an unknown one is an error. */
+    public static String currentSetting(DataContext root, String name) {
+        return host(root, "current_setting").setting(name).orElseThrow(() -> new IllegalArgumentException(
+                "unrecognized configuration parameter \"" + name + "\""));
+    }
+
+    /** {@code current_setting(name, missing_ok)}: as above, or null for an unknown one when {@code missingOk}. */
+    public static String currentSetting(DataContext root, String name, boolean missingOk) {
+        java.util.Optional<String> value = host(root, "current_setting").setting(name);
+        if (value.isEmpty() && !missingOk) {
+            throw new IllegalArgumentException("unrecognized configuration parameter \"" + name + "\"");
+        }
+        return value.orElse(null);
+    }
+
+    /** {@code set_config(name, value, is_local)}: sets a setting of the session (for the session: Riffle has no transactions); answers the value. */
+    public static String setConfig(DataContext root, String name, String value, boolean local) {
+        return host(root, "set_config").set(name, value);
+    }
+
+    /** The user the session runs as ({@code current_user}, {@code session_user}, {@code user}). */
+    public static String currentUser(DataContext root) {
+        return host(root, "current_user").user();
+    }
+
     private static SessionHost host(DataContext root, String function) {
         if (root.get(SessionHost.KEY) instanceof SessionHost host) {
             return host;
         }
         throw new UnsupportedOperationException(function + " answers about PostgreSQL sessions: it runs only in a"
                 + " statement of a Riffle server's PostgreSQL port");
-    }
-
-    /** A function implemented by a static method of this class that takes the statement's context first. */
-    private static final class HostFunction implements ScalarFunction, ImplementableFunction {
-        private final Method method;
-        private final SqlTypeName returns;
-        private final List<FunctionParameter> parameters;
-
-        HostFunction(String method, SqlTypeName returns, SqlTypeName... parameters) {
-            this.method = find(method);
-            this.returns = returns;
-            List<FunctionParameter> list = new ArrayList<>();
-            for (int i = 0; i < parameters.length; i++) {
-                int ordinal = i;
-                SqlTypeName type = parameters[i];
-                list.add(new FunctionParameter() {
-                    @Override
-                    public int getOrdinal() {
-                        return ordinal;
-                    }
-
-                    @Override
-                    public String getName() {
-                        return "arg" + ordinal;
-                    }
-
-                    @Override
-                    public RelDataType getType(RelDataTypeFactory typeFactory) {
-                        return typeFactory.createSqlType(type);
-                    }
-
-                    @Override
-                    public boolean isOptional() {
-                        return false;
-                    }
-                });
-            }
-            this.parameters = List.copyOf(list);
-        }
-
-        private static Method find(String name) {
-            for (Method method : SessionFunctions.class.getMethods()) {
-                if (method.getName().equals(name)) {
-                    return method;
-                }
-            }
-            throw new IllegalArgumentException("No method " + name);
-        }
-
-        @Override
-        public List<FunctionParameter> getParameters() {
-            return parameters;
-        }
-
-        @Override
-        public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-            return typeFactory.createTypeWithNullability(typeFactory.createSqlType(returns), true);
-        }
-
-        @Override
-        public CallImplementor getImplementor() {
-            return RexImpTable.createImplementor((translator, call, operands) -> {
-                List<Expression> arguments = new ArrayList<>();
-                arguments.add(DataContext.ROOT);
-                Type[] types = method.getParameterTypes();
-                for (int i = 0; i < operands.size(); i++) {
-                    arguments.add(Expressions.convert_(operands.get(i), types[i + 1]));
-                }
-                return Expressions.call(method, arguments);
-            }, NullPolicy.STRICT, false);
-        }
     }
 }

@@ -32,4 +32,24 @@ public interface SessionHost {
      * @throws SecurityException when the session's user may not end that backend
      */
     boolean terminateBackend(int pid);
+
+    /** The schemas unqualified names resolve in, in order ({@code search_path}, without {@code pg_catalog}). */
+    java.util.List<String> searchPath();
+
+    /** The user the session logged in as. */
+    String user();
+
+    /** Every setting of the session and its value ({@code pg_settings}). */
+    java.util.Map<String, String> settings();
+
+    /** The session's value of a setting ({@code current_setting(name)}), empty for an unknown one. */
+    java.util.Optional<String> setting(String name);
+
+    /**
+     * Sets a setting of the session ({@code set_config(name, value, false)}), as {@code SET} does.
+     *
+     * @return the value set
+     * @throws IllegalArgumentException for a value the setting does not take
+     */
+    String set(String name, String value);
 }

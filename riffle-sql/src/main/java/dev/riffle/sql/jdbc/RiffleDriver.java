@@ -2,7 +2,7 @@ package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.catalog.FlussTypeSystem;
-import dev.riffle.sql.ddl.FlussParserFactory;
+import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.StatementLimits;
 import java.sql.Connection;
@@ -48,7 +48,7 @@ public final class RiffleDriver extends Driver {
 
     /** A URL taken apart: the bootstrap address, Calcite's properties, the Fluss client settings, the limits. */
     private record Parsed(String address, Properties calcite, Map<String, String> fluss, StatementLimits limits,
-            boolean vectorized) {}
+            boolean vectorized, Dialect dialect) {}
 
     static {
         new RiffleDriver().register();
@@ -127,7 +127,8 @@ public final class RiffleDriver extends Driver {
     }
 
     private Connection connect(String url, Parsed parsed, FlussSession session, boolean owned) throws SQLException {
-        CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session, parsed.vectorized()));
+        CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session, parsed.vectorized(),
+                parsed.dialect()));
         AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, url, parsed.calcite(),
                 root, null);
         sessions.put(connection, new Held(session, owned));
@@ -151,25 +152,29 @@ public final class RiffleDriver extends Driver {
         if (address.isBlank()) {
             throw new SQLException("The Riffle URL " + url + " names no HOST:PORT");
         }
-        Properties properties = new Properties();
-        properties.setProperty("caseSensitive", "true");
-        properties.setProperty("unquotedCasing", "UNCHANGED");
-        properties.setProperty("quotedCasing", "UNCHANGED");
-        properties.setProperty("quoting", "DOUBLE_QUOTE");
-        properties.setProperty("parserFactory", FlussParserFactory.class.getName() + "#FACTORY");
-        // timestamps with Fluss's nine fractional digits, not Calcite's three
-        properties.setProperty("typeSystem", FlussTypeSystem.class.getName() + "#INSTANCE");
+        Properties given = new Properties();
         if (info != null) {
-            properties.putAll(info);
+            given.putAll(info);
         }
         if (options >= 0) {
             for (String option : rest.substring(options + 1).split(";")) {
                 int eq = option.indexOf('=');
                 if (eq > 0) {
-                    properties.setProperty(option.substring(0, eq).trim(), option.substring(eq + 1).trim());
+                    given.setProperty(option.substring(0, eq).trim(), option.substring(eq + 1).trim());
                 }
             }
         }
+        Object named = given.remove(Dialect.PROPERTY);
+        Dialect dialect;
+        try {
+            dialect = named == null ? Dialect.CALCITE : Dialect.of(named.toString());
+        } catch (IllegalArgumentException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
+        Properties properties = dialect.connectionProperties();
+        // timestamps with Fluss's nine fractional digits, not Calcite's three
+        properties.setProperty("typeSystem", FlussTypeSystem.class.getName() + "#INSTANCE");
+        properties.putAll(given);
         Map<String, String> fluss = new HashMap<>();
         for (String name : properties.stringPropertyNames()) {
             if (name.startsWith(FLUSS_PREFIX)) {
@@ -189,7 +194,7 @@ public final class RiffleDriver extends Driver {
             throw new SQLException(VECTORIZED + " must be true or false, got " + vectorized);
         }
         return new Parsed(address, properties, fluss, limits, vectorized == null
-                || vectorized.toString().equalsIgnoreCase("true"));
+                || vectorized.toString().equalsIgnoreCase("true"), dialect);
     }
 
     @Override

@@ -1,6 +1,9 @@
 package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
+import dev.riffle.sql.dialect.CaseInsensitiveOperators;
+import dev.riffle.sql.dialect.ColumnNames;
+import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.exec.StatementLimits;
@@ -48,7 +51,30 @@ final class RifflePrepare extends CalcitePrepareImpl {
             public PreparedResult prepareSql(SqlNode sqlQuery, Class runtimeClass, SqlValidator validator,
                     boolean needsValidation) {
                 limits(context).check(sqlQuery); // parsed, not yet validated or planned
-                return super.prepareSql(sqlQuery, runtimeClass, validator, needsValidation);
+                // PostgreSQL's names for unnamed columns (count, ?column?), not Calcite's EXPR$0
+                return super.prepareSql(ColumnNames.name(sqlQuery), runtimeClass, validator, needsValidation);
+            }
+
+            @Override
+            protected SqlValidator createSqlValidator(org.apache.calcite.prepare.Prepare.CatalogReader catalogReader,
+                    java.util.function.UnaryOperator<SqlValidator.Config> configTransform) {
+                if (dialect(context) != Dialect.POSTGRESQL) {
+                    return super.createSqlValidator(catalogReader, configTransform);
+                }
+                // PostgreSQL's function names are found whatever their case; its tables and columns by theirs
+                org.apache.calcite.config.CalciteConnectionConfig config = context.config();
+                org.apache.calcite.sql.SqlOperatorTable functions = new CaseInsensitiveOperators(config.fun(
+                        org.apache.calcite.sql.SqlOperatorTable.class,
+                        org.apache.calcite.sql.fun.SqlStdOperatorTable.instance()));
+                SqlValidator.Config validatorConfig = configTransform.apply(SqlValidator.Config.DEFAULT
+                        .withLenientOperatorLookup(config.lenientOperatorLookup())
+                        .withConformance(config.conformance())
+                        .withDefaultNullCollation(config.defaultNullCollation())
+                        .withIdentifierExpansion(true));
+                // the schemas' functions first: pg_catalog's current_schema() is PostgreSQL's, not Calcite's
+                return new org.apache.calcite.prepare.CalciteSqlValidator(
+                        org.apache.calcite.sql.util.SqlOperatorTables.chain(catalogReader, functions),
+                        (CalciteCatalogReader) catalogReader, context.getTypeFactory(), validatorConfig);
             }
 
             @Override
@@ -123,6 +149,11 @@ final class RifflePrepare extends CalcitePrepareImpl {
     private static java.util.List<String> schemaPath(org.apache.calcite.jdbc.CalcitePrepare.Context context) {
         java.util.List<String> path = context.getDefaultSchemaPath();
         return path == null ? java.util.List.of() : path;
+    }
+
+    /** The SQL dialect of the connection a statement is prepared on. */
+    private static Dialect dialect(org.apache.calcite.jdbc.CalcitePrepare.Context context) {
+        return context.getRootSchema().schema instanceof FlussRootSchema root ? root.dialect() : Dialect.CALCITE;
     }
 
     /** The limits of the connection a statement is prepared on. */

@@ -1,18 +1,23 @@
-package dev.riffle.pgwire.sql;
+package dev.riffle.sql.dialect;
 
 /**
  * Where a PostgreSQL SQL text's quoted strings, quoted identifiers, dollar-quoted strings and
- * comments end, so that {@code ;} and {@code $n} are found only outside them. Nested block
- * comments are followed as PostgreSQL follows them.
+ * comments end, so that what reads the text ({@code ;} between statements, {@code $n}
+ * placeholders, {@link PostgresSyntax}) looks only outside them. Nested block comments are
+ * followed as PostgreSQL follows them.
+ *
+ * <pre>{@code
+ * PostgresLexer.skipQuotedOrComment("'a;b' ;", 0)   // 5: just past the string
+ * }</pre>
  */
-final class SqlLexer {
-    private SqlLexer() {}
+public final class PostgresLexer {
+    private PostgresLexer() {}
 
     /**
      * If a quoted or commented span starts at {@code i}, the index just past its end (the text's
      * length when it is not closed); otherwise {@code i}.
      */
-    static int skipQuotedOrComment(String sql, int i) {
+    public static int skipQuotedOrComment(String sql, int i) {
         char c = sql.charAt(i);
         if (c == '\'' || c == '"') {
             int j = i + 1;

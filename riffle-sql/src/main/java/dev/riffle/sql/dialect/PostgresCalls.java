@@ -1,0 +1,165 @@
+package dev.riffle.sql.dialect;
+
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import org.apache.calcite.avatica.util.TimeUnit;
+import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBinaryOperator;
+import org.apache.calcite.sql.SqlCall;
+import org.apache.calcite.sql.SqlCharStringLiteral;
+import org.apache.calcite.sql.SqlDataTypeSpec;
+import org.apache.calcite.sql.SqlFunctionCategory;
+import org.apache.calcite.sql.SqlIdentifier;
+import org.apache.calcite.sql.SqlIntervalQualifier;
+import org.apache.calcite.sql.SqlJsonConstructorNullClause;
+import org.apache.calcite.sql.SqlKind;
+import org.apache.calcite.sql.SqlLiteral;
+import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.util.SqlShuttle;
+
+/**
+ * PostgreSQL's calls that mean in Calcite something Calcite spells otherwise, rewritten as a
+ * statement is parsed: {@code now()} (and {@code transaction_timestamp()},
+ * {@code statement_timestamp()}) is {@code CURRENT_TIMESTAMP}; {@code current_user},
+ * {@code session_user} and {@code user} are the session's user; {@code current_catalog} is
+ * {@code current_database()}; {@code date_trunc('day', ts)} is {@code FLOOR(ts TO DAY)};
+ * {@code json_build_object(k, v, ...)} is {@code JSON_OBJECT(k VALUE v, ...)}; and a cast to
+ * {@code regclass}, {@code regtype}, {@code regproc} or {@code regnamespace} (which in PostgreSQL
+ * looks a name up) is a call of the function that looks it up ({@code 'shop.orders'::regclass} is
+ * {@code regclass('shop.orders')}, {@code oid::regclass::text} the relation's name).
+ *
+ * <pre>{@code
+ * SqlNode rewritten = PostgresCalls.rewrite(parsed);
+ * }</pre>
+ */
+public final class PostgresCalls {
+    private static final Map<String, TimeUnit> UNITS = Map.ofEntries(Map.entry("microseconds", TimeUnit.MICROSECOND),
+            Map.entry("milliseconds", TimeUnit.MILLISECOND), Map.entry("second", TimeUnit.SECOND),
+            Map.entry("minute", TimeUnit.MINUTE), Map.entry("hour", TimeUnit.HOUR), Map.entry("day", TimeUnit.DAY),
+            Map.entry("week", TimeUnit.WEEK), Map.entry("month", TimeUnit.MONTH), Map.entry("quarter", TimeUnit.QUARTER),
+            Map.entry("year", TimeUnit.YEAR), Map.entry("decade", TimeUnit.DECADE),
+            Map.entry("century", TimeUnit.CENTURY), Map.entry("millennium", TimeUnit.MILLENNIUM));
+
+    private PostgresCalls() {}
+
+    /** {@code statement} with PostgreSQL's calls written as Calcite takes them. */
+    public static SqlNode rewrite(SqlNode statement) {
+        SqlNode rewritten = statement.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                SqlNode visited = super.visit(call);
+                return visited instanceof SqlCall rewrittenCall ? call(rewrittenCall) : visited;
+            }
+
+            @Override
+            public SqlNode visit(SqlIdentifier identifier) {
+                return niladic(identifier).orElse(identifier);
+            }
+        });
+        return rewritten == null ? statement : rewritten;
+    }
+
+    /** The session's values PostgreSQL writes as bare words: {@code current_user}, {@code current_schema}, ... */
+    private static Optional<SqlNode> niladic(SqlIdentifier identifier) {
+        if (!identifier.isSimple() || identifier.isComponentQuoted(0)) {
+            return Optional.empty();
+        }
+        SqlParserPos pos = identifier.getParserPosition();
+        return switch (identifier.getSimple().toLowerCase(Locale.ROOT)) {
+            case "current_user", "session_user", "user", "current_role" -> Optional.of(function("current_user", pos));
+            case "current_catalog" -> Optional.of(function("current_database", pos));
+            case "current_schema" -> Optional.of(function("current_schema", pos));
+            default -> Optional.empty();
+        };
+    }
+
+    private static SqlNode call(SqlCall call) {
+        SqlParserPos pos = call.getParserPosition();
+        SqlOperator operator = call.getOperator();
+        String name = operator.getName().toLowerCase(Locale.ROOT);
+        if (operator == SqlStdOperatorTable.CURRENT_USER || operator == SqlStdOperatorTable.SESSION_USER
+                || operator == SqlStdOperatorTable.USER || operator == SqlStdOperatorTable.CURRENT_ROLE) {
+            return function("current_user", pos);
+        }
+        if (operator == SqlStdOperatorTable.CURRENT_CATALOG) {
+            return function("current_database", pos);
+        }
+        if (operator == org.apache.calcite.sql.fun.SqlLibraryOperators.INFIX_CAST && call.operandCount() == 2
+                && call.operand(0) instanceof SqlBasicCall inner && inner.getOperator() instanceof SqlBinaryOperator
+                && inner.operandCount() == 2) {
+            // PostgreSQL's :: binds tighter than any operator: a = b::t is a = (b::t), not (a = b)::t
+            SqlNode right = call(operator.createCall(pos, inner.operand(1), call.operand(1)));
+            return inner.getOperator().createCall(inner.getParserPosition(), inner.operand(0), right);
+        }
+        if (call.getKind() == SqlKind.CAST && call.operandCount() == 2 && call.operand(1) instanceof SqlDataTypeSpec type) {
+            return cast(call, type, pos);
+        }
+        if (call.getOperator().getSyntax() != org.apache.calcite.sql.SqlSyntax.FUNCTION) {
+            return call;
+        }
+        switch (name) {
+            case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp" -> {
+                if (call.operandCount() == 0) {
+                    return SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(pos);
+                }
+            }
+            case "date_trunc" -> {
+                Optional<TimeUnit> unit = call.operandCount() == 2 && call.operand(0) instanceof SqlCharStringLiteral text
+                        ? Optional.ofNullable(UNITS.get(text.getValueAs(String.class).toLowerCase(Locale.ROOT)))
+                        : Optional.empty();
+                if (unit.isPresent()) {
+                    return SqlStdOperatorTable.FLOOR.createCall(pos, call.operand(1),
+                            new SqlIntervalQualifier(unit.get(), null, pos));
+                }
+            }
+            case "json_build_object" -> {
+                List<SqlNode> operands = new ArrayList<>();
+                operands.add(SqlLiteral.createSymbol(SqlJsonConstructorNullClause.NULL_ON_NULL, pos));
+                operands.addAll(call.getOperandList());
+                return SqlStdOperatorTable.JSON_OBJECT.createCall(pos, operands);
+            }
+            default -> {
+                return call;
+            }
+        }
+        return call;
+    }
+
+    private static SqlNode cast(SqlCall call, SqlDataTypeSpec type, SqlParserPos pos) {
+        String target = typeName(type);
+        SqlNode operand = call.operand(0);
+        switch (target) {
+            case "regclass", "regtype", "regproc", "regprocedure", "regnamespace" -> {
+                return function(target.equals("regprocedure") ? "regproc" : target, pos, operand);
+            }
+            case "text", "varchar", "name", "bpchar" -> {
+                // a relation's OID shown as a relation: its name
+                if (operand instanceof SqlBasicCall inner && inner.getOperator() instanceof org.apache.calcite.sql.SqlUnresolvedFunction
+                        && inner.getOperator().getName().equalsIgnoreCase("regclass") && inner.operandCount() == 1) {
+                    return function("regclass_name", pos, inner);
+                }
+                return call;
+            }
+            default -> {
+                return call;
+            }
+        }
+    }
+
+    private static String typeName(SqlDataTypeSpec type) {
+        SqlIdentifier identifier = type.getTypeNameSpec().getTypeName();
+        return identifier.names.get(identifier.names.size() - 1).toLowerCase(Locale.ROOT);
+    }
+
+    private static SqlNode function(String name, SqlParserPos pos, SqlNode... operands) {
+        SqlIdentifier identifier = new SqlIdentifier(name, pos);
+        return new SqlBasicCall(new org.apache.calcite.sql.SqlUnresolvedFunction(identifier, null, null, null, null,
+                SqlFunctionCategory.USER_DEFINED_FUNCTION), operands, pos);
+    }
+}
