@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * ({@link Failures}, {@link SqlFailures} for statements), with the SQLSTATE a PostgreSQL client
  * acts on: 42601 syntax error, 42P01 undefined table, 42703 undefined column, 22P02 a parameter
  * that is not a value of its type, 28P01 a password Fluss refuses, 42501 a Fluss ACL denial,
- * 57014 cancelled or timed out, 54000 a per-request limit, 53000 a busy server, XX000 an internal
+ * 22012 division by zero, 22003 a number out of range, 22007 a date or time that is none, 21000 a
+ * subquery of more than one row, 42883 an unknown function, 42803 a grouping error, 0A000 what
+ * Riffle does not serve, 57014 cancelled or timed out, 54000 a per-request limit, 53000 a busy server, XX000 an internal
  * error (whose message carries only an id; the stack trace stays in the server log).
  *
  * <pre>{@code
@@ -75,6 +77,28 @@ public final class PgErrors {
     }
 
     private static String invalid(Failures.Failure failure, Throwable e) {
+        switch (failure.code()) {
+            case "division_by_zero":
+                return "22012";
+            case "numeric_out_of_range":
+                return "22003";
+            case "invalid_text_representation":
+                return "22P02";
+            case "invalid_datetime":
+                return "22007";
+            case "cardinality_violation":
+                return "21000";
+            case "feature_not_supported":
+                return PgException.FEATURE_NOT_SUPPORTED;
+            case "undefined_function":
+                return "42883";
+            case "grouping_error":
+                return "42803";
+            case "invalid_regular_expression":
+                return "2201B";
+            default:
+                break;
+        }
         if (failure.code().equals("column_not_found") || UNKNOWN_COLUMN.matcher(failure.message()).find()) {
             return "42703";
         }

@@ -70,7 +70,7 @@ class PgJdbcIT {
             assertThat(single(statement, "SELECT version()")).startsWith("PostgreSQL 14.0").contains("Riffle");
             assertThat(single(statement, "SELECT current_database()")).isEqualTo("riffle");
             assertThat(single(statement, "SHOW TRANSACTION ISOLATION LEVEL")).isEqualTo("read committed");
-            assertThat(sql.getSchema()).isNull();
+            assertThat(sql.getSchema()).isEqualTo("fluss"); // search_path "$user", public: public is Fluss's default database
             statement.execute("SET application_name = 'pg-it'");
             assertThat(single(statement, "SHOW application_name")).isEqualTo("pg-it");
             assertThat(sql.getTransactionIsolation()).isEqualTo(Connection.TRANSACTION_READ_COMMITTED);
@@ -362,7 +362,18 @@ class PgJdbcIT {
             assertThat(sqlState(() -> statement.executeQuery("SELECT * FROM " + db + ".nothing"))).isEqualTo("42P01");
             assertThat(sqlState(() -> statement.executeQuery("SELECT nope FROM " + db + ".t"))).isEqualTo("42703");
             assertThat(sqlState(() -> statement.execute("COPY " + db + ".t TO '/tmp/riffle-copy'"))).isEqualTo("0A000");
-            assertThat(sqlState(() -> statement.executeQuery("SELECT * FROM pg_catalog.pg_class"))).isEqualTo("0A000");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT txid_current()"))).isEqualTo("0A000");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT id / 0 FROM " + db + ".t UNION ALL SELECT 1 / 0")))
+                    .isEqualTo("22012");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT 2147483647 + id FROM (VALUES (1)) AS v(id)")))
+                    .isEqualTo("22003");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT 'x'::int"))).isEqualTo("22P02");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT '2024-13-01'::date"))).isEqualTo("22007");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT (SELECT id FROM (VALUES (1), (2)) AS v(id))")))
+                    .isEqualTo("21000");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT no_such_function(1)"))).isEqualTo("42883");
+            assertThat(sqlState(() -> statement.executeQuery("SELECT id FROM " + db + ".t GROUP BY name")))
+                    .isEqualTo("42803");
             try (PreparedStatement byId = sql.prepareStatement("SELECT name FROM " + db + ".t WHERE id = ?")) {
                 byId.setString(1, "not a number");
                 SQLException e = org.junit.jupiter.api.Assertions.assertThrows(SQLException.class, byId::executeQuery);

@@ -4,6 +4,10 @@ package dev.riffle.core.exception;
 public final class InvalidTypeException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
 
+    public InvalidTypeException(String message) {
+        super(message);
+    }
+
     public InvalidTypeException(String message, Throwable cause) {
         super(message, cause);
     }

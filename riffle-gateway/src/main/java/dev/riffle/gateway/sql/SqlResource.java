@@ -78,7 +78,8 @@ public final class SqlResource {
         SqlResult result = firstRows(ctx, request, body);
         try (SqlResult answer = result) {
             if (answer instanceof SqlResult.Updated updated) {
-                Render.json(ctx, 200, java.util.Map.of("updateCount", updated.count()));
+                Render.json(ctx, 200, updated.notices().isEmpty() ? java.util.Map.of("updateCount", updated.count())
+                        : java.util.Map.of("updateCount", updated.count(), "notices", updated.notices()));
                 return;
             }
             TableReader rows = ((SqlResult.Rows) answer).reader();

@@ -64,6 +64,8 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             return 'I';
         } else if (message instanceof BackendMessage.ErrorResponse) {
             return 'E';
+        } else if (message instanceof BackendMessage.NoticeResponse) {
+            return 'N';
         } else if (message instanceof BackendMessage.ParseComplete) {
             return '1';
         } else if (message instanceof BackendMessage.BindComplete) {
@@ -134,6 +136,12 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             }
         } else if (message instanceof BackendMessage.CommandComplete complete) {
             string(out, complete.tag());
+        } else if (message instanceof BackendMessage.NoticeResponse notice) {
+            field(out, 'S', "NOTICE");
+            field(out, 'V', "NOTICE");
+            field(out, 'C', "00000");
+            field(out, 'M', notice.message());
+            out.writeByte(0);
         } else if (message instanceof BackendMessage.ErrorResponse error) {
             field(out, 'S', error.severity());
             field(out, 'V', error.severity());

@@ -102,9 +102,15 @@ public sealed interface BackendMessage {
 
     record EmptyQueryResponse() implements BackendMessage {}
 
+    /** A notice: what the client should know of a statement that succeeded (severity NOTICE). */
+    record NoticeResponse(String message) implements BackendMessage {
+        public NoticeResponse {
+            requireNonNull(message, "message is null");
+        }
+    }
+
     /**
-     * An error (or, with a severity other than ERROR/FATAL, a notice is not this: see PostgreSQL's
-     * NoticeResponse, unused here).
+     * An error (a notice is {@link NoticeResponse}).
      *
      * @param severity {@code ERROR} or {@code FATAL}
      * @param sqlState the five-character SQLSTATE

@@ -7,8 +7,6 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.pgwire.PgErrors;
 import dev.riffle.pgwire.auth.MalformedScramMessageException;
 import dev.riffle.pgwire.auth.ScramSha256Authenticator;
-import dev.riffle.pgwire.catalog.CatalogAnswer;
-import dev.riffle.pgwire.catalog.FlussCatalog;
 import dev.riffle.pgwire.copy.CopyRowDecoder;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.BackendMessage.TransactionStatus;
@@ -22,12 +20,12 @@ import dev.riffle.pgwire.sql.Placeholders;
 import dev.riffle.pgwire.sql.StatementSplitter;
 import dev.riffle.pgwire.types.ColumnType;
 import dev.riffle.pgwire.types.ParameterDecoder;
-import dev.riffle.pgwire.types.PgType;
 import dev.riffle.server.principal.Credentials;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.session.Sessions;
 import dev.riffle.server.sql.SqlResult;
 import dev.riffle.server.sql.SqlStatements;
+import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.StatementShape;
 import java.nio.charset.StandardCharsets;
 import java.sql.SQLException;
@@ -77,8 +75,6 @@ public final class PgSession implements AutoCloseable {
     private boolean skipUntilSync;
     private final Map<String, Prepared> statements = new HashMap<>();
     private final Map<String, Portal> portals = new HashMap<>();
-    /** Answers psql's catalog queries; remembers the OIDs of the tables they named. */
-    private final FlussCatalog catalog = new FlussCatalog();
     /** The COPY FROM STDIN receiving the client's data, if one does. */
     private CopyIn copyIn;
     /** The statements of the simple query after that COPY, run once it ends. */
@@ -111,6 +107,11 @@ public final class PgSession implements AutoCloseable {
             close();
         } catch (RuntimeException e) {
             LOG.warn("PostgreSQL session {} failed", user, e);
+            fatal(PgErrors.toError(e, Optional.empty()));
+        } catch (StackOverflowError | LinkageError e) {
+            // what a statement's own code throws must end its session with an answer, not leave
+            // the client waiting on a connection nothing reads any more
+            LOG.error("PostgreSQL session {} failed", user, e);
             fatal(PgErrors.toError(e, Optional.empty()));
         }
     }
@@ -164,6 +165,32 @@ public final class PgSession implements AutoCloseable {
         @Override
         public boolean terminateBackend(int pid) {
             return context.cancels().cancelFrom(PgSession.this, pid, true);
+        }
+
+        @Override
+        public String user() {
+            return user;
+        }
+
+        @Override
+        public java.util.Map<String, String> settings() {
+            return settings.all();
+        }
+
+        @Override
+        public Optional<String> setting(String name) {
+            return settings.show(name);
+        }
+
+        @Override
+        public String set(String name, String value) {
+            settings.set(name, value);
+            return settings.show(name).orElse(value);
+        }
+
+        @Override
+        public List<String> searchPath() {
+            return settings.searchPath();
         }
     };
 
@@ -360,11 +387,16 @@ public final class PgSession implements AutoCloseable {
             }
         } catch (Outbound.ClientGoneException e) {
             throw e;
-        } catch (RuntimeException e) {
-            error(e, sqlOf(message));
+        } catch (RuntimeException | StackOverflowError e) {
+            error(e instanceof RuntimeException failure ? failure : tooComplex(), sqlOf(message));
             out.flush(); // as PostgreSQL does: the client may be waiting on a Flush, not a Sync
             skipUntilSync = true;
         }
+    }
+
+    /** A statement whose parsing or planning recursed past the stack: PostgreSQL's 54001. */
+    private static PgException tooComplex() {
+        return new PgException("54001", "statement too complex: its expressions nest too deeply to plan");
     }
 
     private void simpleQuery(String sql) {
@@ -415,6 +447,9 @@ public final class PgSession implements AutoCloseable {
                 throw e;
             } catch (RuntimeException e) {
                 error(e, Optional.of(statement));
+                break;
+            } catch (StackOverflowError e) {
+                error(tooComplex(), Optional.of(statement));
                 break;
             }
         }
@@ -550,9 +585,8 @@ public final class PgSession implements AutoCloseable {
                     + " (psql's \\copy, pgjdbc's CopyManager), not as a prepared statement");
         }
         if (local.isPresent()) {
-            List<Prepared.Column> columns = local.get() instanceof LocalStatement.Catalog catalogQuery
-                    ? catalogQuery.query().kind().columns().stream().map(Prepared::textColumn).toList()
-                    : local.get().column().map(c -> List.of(Prepared.textColumn(c))).orElse(List.of());
+            List<Prepared.Column> columns = local.get().column().map(c -> List.of(Prepared.textColumn(c)))
+                    .orElse(List.of());
             return new Prepared(name, sql, new Prepared.Plan.Local(local.get()), declaredTypes(declared, 0), List.of(),
                     columns);
         }
@@ -619,12 +653,6 @@ public final class PgSession implements AutoCloseable {
                     + " parameter formats but " + expected + " parameters");
         }
         List<Object> values = new ArrayList<>();
-        if (statement.plan() instanceof Prepared.Plan.Local local && local.statement() instanceof LocalStatement.Catalog) {
-            // A catalog query's parameters are name patterns: text (a varchar's binary form is its text too).
-            for (Optional<byte[]> value : bind.parameters()) {
-                values.add(value.map(bytes -> new String(bytes, StandardCharsets.UTF_8)).orElse(null));
-            }
-        }
         if (statement.plan() instanceof Prepared.Plan.Sql sql) {
             List<Integer> order = sql.placeholders().order();
             for (int i = 0; i < order.size(); i++) {
@@ -677,9 +705,13 @@ public final class PgSession implements AutoCloseable {
         boolean suspended;
         try {
             suspended = runPortal(portal, execute.maxRows(), false);
-        } catch (RuntimeException e) {
+        } catch (SqlFailure | Outbound.ClientGoneException e) {
             closePortal(execute.portal());
             throw e;
+        } catch (RuntimeException e) {
+            closePortal(execute.portal());
+            // classified as the failure of its statement (1 / 0 is the user's), not of the server
+            throw new SqlFailure(e, portal.statement().sql());
         }
         if (suspended) {
             out.send(new BackendMessage.PortalSuspended());
@@ -748,7 +780,9 @@ public final class PgSession implements AutoCloseable {
                 portal.start(request, rows);
                 return;
             }
-            long count = ((SqlResult.Updated) result).count();
+            SqlResult.Updated updated = (SqlResult.Updated) result;
+            updated.notices().forEach(notice -> out.send(new BackendMessage.NoticeResponse(notice)));
+            long count = updated.count();
             result.close();
             request.close();
             portal.complete(CommandTags.updated(portal.statement().sql(), Math.max(0, count)));
@@ -759,7 +793,9 @@ public final class PgSession implements AutoCloseable {
     }
 
     private void runLocal(LocalStatement statement, Portal portal) {
-        if (transaction == TransactionStatus.FAILED && !(statement instanceof LocalStatement.End)) {
+        if (transaction == TransactionStatus.FAILED && !(statement instanceof LocalStatement.End)
+                && !(statement instanceof LocalStatement.Savepoint savepoint
+                        && savepoint.action() == LocalStatement.Savepoint.Action.ROLLBACK_TO)) {
             throw new PgException("25P02", "current transaction is aborted, commands ignored until end of transaction"
                     + " block");
         }
@@ -789,25 +825,20 @@ public final class PgSession implements AutoCloseable {
             transaction = TransactionStatus.IDLE;
             closePortalsExcept(portal);
             portal.complete(end.commit() && !failed ? "COMMIT" : "ROLLBACK");
-        } else if (statement instanceof LocalStatement.SessionFunction function) {
-            sendOneRow(switch (function.function()) {
-                case "version" -> "PostgreSQL " + SessionSettings.SERVER_VERSION + " (Riffle, over Apache Fluss)";
-                case "current_database", "current_catalog" -> "riffle";
-                case "current_schema" -> null; // Riffle sessions have no default schema: tables are schema.table
-                default -> user;
-            }, portal);
-        } else if (statement instanceof LocalStatement.Catalog query) {
-            CatalogAnswer answer;
-            try (RequestContext request = open("PostgreSQL catalog query")) {
-                answer = catalog.answer(query.query().bind(portal.parameters().stream()
-                        .map(value -> Optional.ofNullable((String) value)).toList()), request);
+        } else if (statement instanceof LocalStatement.Savepoint savepoint) {
+            if (transaction == TransactionStatus.IDLE) {
+                throw new PgException("25P01", savepoint.action() == LocalStatement.Savepoint.Action.SAVE
+                        ? "SAVEPOINT can only be used in transaction blocks"
+                        : "there is no savepoint outside a transaction block");
             }
-            for (List<Optional<String>> row : answer.rows()) {
-                // Every catalog value is text, whose binary form is its UTF-8 bytes too.
-                out.send(new BackendMessage.DataRow(row.stream().map(v -> v.map(t -> t.getBytes(StandardCharsets.UTF_8)))
-                        .toList()));
+            if (savepoint.action() == LocalStatement.Savepoint.Action.ROLLBACK_TO) {
+                transaction = TransactionStatus.IN_TRANSACTION;
             }
-            portal.complete(CommandTags.rows(answer.rows().size()));
+            portal.complete(switch (savepoint.action()) {
+                case SAVE -> "SAVEPOINT";
+                case RELEASE -> "RELEASE";
+                case ROLLBACK_TO -> "ROLLBACK";
+            });
         } else if (statement instanceof LocalStatement.Copy) {
             throw new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle serves COPY in the simple query protocol"
                     + " only");
@@ -860,6 +891,7 @@ public final class PgSession implements AutoCloseable {
     private RequestContext open(String purpose) {
         RequestContext request = context.sessions().open(credentials, purpose);
         settings.statementTimeout().ifPresent(request::limitTime);
+        request.speaks(Dialect.POSTGRESQL, settings.searchPath().stream().findFirst());
         request.host(host);
         running.watch(request);
         return request;
@@ -951,7 +983,7 @@ public final class PgSession implements AutoCloseable {
         private static final long serialVersionUID = 1L;
         private final String sql;
 
-        SqlFailure(SQLException cause, String sql) {
+        SqlFailure(Exception cause, String sql) {
             super(cause.getMessage(), cause);
             this.sql = sql;
         }

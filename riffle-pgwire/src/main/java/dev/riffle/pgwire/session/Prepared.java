@@ -7,7 +7,6 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.pgwire.sql.LocalStatement;
 import dev.riffle.pgwire.sql.Placeholders;
 import dev.riffle.pgwire.types.ColumnType;
-import dev.riffle.pgwire.types.PgType;
 import dev.riffle.sql.exec.StatementShape;
 import java.util.List;
 

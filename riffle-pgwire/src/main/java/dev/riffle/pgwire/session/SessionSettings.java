@@ -29,7 +29,7 @@ public final class SessionSettings {
      * catalog queries by the server's version, and 14's are the older, smaller set; every driver
      * and psql 15 support it.
      */
-    public static final String SERVER_VERSION = "14.0";
+    public static final String SERVER_VERSION = dev.riffle.sql.pgcatalog.PgCatalogSchema.SERVER_VERSION;
 
     /** The parameters reported in ParameterStatus at startup, in order. */
     private static final Set<String> REPORTED = Set.of("server_version", "server_encoding", "client_encoding",
@@ -155,6 +155,31 @@ public final class SessionSettings {
                     + Integer.MAX_VALUE + " ms)");
         }
         return amount > 0 && millis == 0 ? 1 : (long) millis;
+    }
+
+    /** Every parameter and its value. */
+    public Map<String, String> all() {
+        return java.util.Collections.unmodifiableMap(new java.util.TreeMap<>(values));
+    }
+
+    /**
+     * The schemas of {@code search_path} that name a Fluss database, in order: {@code "$user"} is
+     * left out (no database is a user's), {@code public} is Fluss's default database {@code fluss};
+     * quotes are taken off, an unquoted name is folded to lower case.
+     */
+    public java.util.List<String> searchPath() {
+        java.util.List<String> schemas = new java.util.ArrayList<>();
+        for (String entry : values.getOrDefault("search_path", "").split(",")) {
+            String name = entry.strip();
+            if (name.isEmpty() || name.equals("\"$user\"") || name.equals("$user")) {
+                continue;
+            }
+            name = name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")
+                    ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name.toLowerCase(Locale.ROOT);
+            schemas.add(name.equals(dev.riffle.sql.catalog.FlussRootSchema.PUBLIC)
+                    ? dev.riffle.sql.catalog.FlussRootSchema.DEFAULT_DATABASE : name);
+        }
+        return schemas;
     }
 
     /** Resets one parameter (empty: all) to its startup value. */

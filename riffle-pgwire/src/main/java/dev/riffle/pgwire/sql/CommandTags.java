@@ -37,7 +37,7 @@ public final class CommandTags {
         int i = 1;
         // CREATE OR REPLACE VIEW, CREATE TEMPORARY TABLE ...: the object is the first noun.
         while (i < words.length && (words[i].equals("OR") || words[i].equals("REPLACE") || words[i].equals("TEMPORARY")
-                || words[i].equals("TEMP") || words[i].equals("UNLOGGED"))) {
+                || words[i].equals("TEMP") || words[i].equals("UNLOGGED") || words[i].equals("UNIQUE"))) {
             i++;
         }
         if (i >= words.length) {

@@ -2,7 +2,6 @@ package dev.riffle.pgwire.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.pgwire.catalog.CatalogQuery;
 import java.util.Optional;
 
 /**
@@ -59,17 +58,20 @@ public sealed interface LocalStatement {
     /** {@code COMMIT} / {@code END} ({@code commit}) or {@code ROLLBACK} / {@code ABORT}. */
     record End(boolean commit) implements LocalStatement {}
 
-    /** {@code SELECT version()}, {@code current_schema()}, {@code current_database()}, {@code current_user}, ... */
-    record SessionFunction(String function) implements LocalStatement {
-        public SessionFunction {
-            requireNonNull(function, "function is null");
-        }
+    /**
+     * {@code SAVEPOINT s}, {@code RELEASE [SAVEPOINT] s} or {@code ROLLBACK TO [SAVEPOINT] s} (tools
+     * wrap statements in them: psql's ON_ERROR_ROLLBACK, ORMs' nested transactions). Riffle's
+     * transaction blocks undo no writes (each write is Fluss's once acknowledged), so a savepoint
+     * marks nothing; rolling back to one ends a failed block's failure, as in PostgreSQL.
+     */
+    record Savepoint(Action action) implements LocalStatement {
+        public enum Action { SAVE, RELEASE, ROLLBACK_TO }
 
-        @Override
-        public Optional<String> column() {
-            return Optional.of(function);
+        public Savepoint {
+            requireNonNull(action, "action is null");
         }
     }
+
 
     /** A COPY TO STDOUT or FROM STDIN, run by the session's COPY sub-protocol. */
     record Copy(CopyCommand command) implements LocalStatement {
@@ -78,12 +80,6 @@ public sealed interface LocalStatement {
         }
     }
 
-    /** One of psql's catalog queries, answered from Fluss metadata. */
-    record Catalog(CatalogQuery query) implements LocalStatement {
-        public Catalog {
-            requireNonNull(query, "query is null");
-        }
-    }
 
     /** A statement Riffle does not serve (yet): answered with feature_not_supported (0A000). */
     record Unsupported(String what) implements LocalStatement {

@@ -1,21 +1,16 @@
 package dev.riffle.pgwire.sql;
 
-import dev.riffle.pgwire.catalog.CatalogQuery;
-import dev.riffle.pgwire.catalog.PgjdbcMetadataQueries;
-import dev.riffle.pgwire.catalog.PsqlCatalogQueries;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
- * Recognizes the statements the PostgreSQL layer answers itself ({@link LocalStatement}): session
- * statements, COPY, and the catalog queries of psql and pgjdbc it answers from Fluss metadata;
- * every other statement goes to the SQL engine. Also recognizes what Riffle does not serve
- * (cursors, server-side PREPARE, other catalog queries on {@code pg_catalog} and
- * {@code information_schema}, ...) so that it is refused clearly rather than with a parse error.
+ * Recognizes the statements the PostgreSQL layer answers itself ({@link LocalStatement}): the
+ * session's commands (SET, SHOW, RESET, BEGIN, COMMIT, ROLLBACK, SAVEPOINT) and COPY; every other statement,
+ * queries of the system catalogs included, goes to the SQL engine, which speaks PostgreSQL's
+ * dialect there. Also recognizes commands Riffle does not serve (cursors, server-side PREPARE,
+ * LISTEN, ...) so that they are refused clearly rather than with a parse error.
  *
  * <pre>{@code
  * LocalStatements.recognize("SHOW TRANSACTION ISOLATION LEVEL")   // ShowParameter[transaction_isolation]
@@ -23,7 +18,6 @@ import org.slf4j.LoggerFactory;
  * }</pre>
  */
 public final class LocalStatements {
-    private static final Logger LOG = LoggerFactory.getLogger(LocalStatements.class);
     private static final int FLAGS = Pattern.CASE_INSENSITIVE | Pattern.DOTALL;
     private static final Pattern SET_IGNORED = Pattern.compile(
             "SET\\s+(SESSION\\s+CHARACTERISTICS\\s+AS\\s+)?TRANSACTION\\b.*", FLAGS);
@@ -39,17 +33,13 @@ public final class LocalStatements {
             "(COMMIT|END)(\\s+(WORK|TRANSACTION))?(\\s+AND\\s+NO\\s+CHAIN)?", FLAGS);
     private static final Pattern ROLLBACK = Pattern.compile(
             "(ROLLBACK|ABORT)(\\s+(WORK|TRANSACTION))?(\\s+AND\\s+NO\\s+CHAIN)?", FLAGS);
-    private static final Pattern FUNCTION = Pattern.compile(
-            "SELECT\\s+(?:pg_catalog\\.)?(version|current_schema|current_database|current_catalog|current_user"
-                    + "|session_user|user)\\s*(\\(\\s*\\))?(\\s+AS\\s+\"?(\\w+)\"?)?", FLAGS);
+    private static final Pattern SAVEPOINT = Pattern.compile("SAVEPOINT\\s+\\S+", FLAGS);
+    private static final Pattern RELEASE = Pattern.compile("RELEASE\\s+(SAVEPOINT\\s+)?\\S+", FLAGS);
+    private static final Pattern ROLLBACK_TO = Pattern.compile("ROLLBACK\\s+(WORK\\s+|TRANSACTION\\s+)?TO\\s+"
+            + "(SAVEPOINT\\s+)?\\S+", FLAGS);
     private static final Pattern UNSUPPORTED_COMMAND = Pattern.compile(
             "(LISTEN|UNLISTEN|NOTIFY|DECLARE|FETCH|MOVE|CLOSE|PREPARE|EXECUTE|DEALLOCATE|VACUUM|ANALYZE|LOCK"
-                    + "|SAVEPOINT|RELEASE|ROLLBACK\\s+TO|GRANT|REVOKE|CHECKPOINT|CLUSTER|REINDEX|COMMENT|DO|CALL)\\b.*",
-            FLAGS);
-    private static final Pattern CATALOG = Pattern.compile(
-            "\\b(pg_catalog\\s*\\.|information_schema\\s*\\.|pg_(type|class|namespace|attribute|database|settings|proc"
-                    + "|roles|user|index|constraint|description|am|tables|views|matviews|extension)\\b|::\\s*regclass"
-                    + "|::\\s*regtype)",
+                    + "|GRANT|REVOKE|CHECKPOINT|CLUSTER|REINDEX|COMMENT|DO|CALL)\\b.*",
             FLAGS);
 
     private LocalStatements() {}
@@ -97,36 +87,23 @@ public final class LocalStatements {
         if (COMMIT.matcher(sql).matches()) {
             return Optional.of(new LocalStatement.End(true));
         }
+        if (SAVEPOINT.matcher(sql).matches()) {
+            return Optional.of(new LocalStatement.Savepoint(LocalStatement.Savepoint.Action.SAVE));
+        }
+        if (RELEASE.matcher(sql).matches()) {
+            return Optional.of(new LocalStatement.Savepoint(LocalStatement.Savepoint.Action.RELEASE));
+        }
+        if (ROLLBACK_TO.matcher(sql).matches()) {
+            return Optional.of(new LocalStatement.Savepoint(LocalStatement.Savepoint.Action.ROLLBACK_TO));
+        }
         if (ROLLBACK.matcher(sql).matches()) {
             return Optional.of(new LocalStatement.End(false));
-        }
-        m = FUNCTION.matcher(sql);
-        if (m.matches()) {
-            String function = m.group(1).toLowerCase(Locale.ROOT);
-            boolean parentheses = m.group(2) != null;
-            boolean needsParentheses = function.equals("version") || function.equals("current_schema")
-                    || function.equals("current_database");
-            if (parentheses == needsParentheses || function.equals("current_schema")) {
-                return Optional.of(new LocalStatement.SessionFunction(function));
-            }
         }
         if (CopyCommand.isCopy(sql)) {
             return Optional.of(new LocalStatement.Copy(CopyCommand.parse(statement)));
         }
         if (UNSUPPORTED_COMMAND.matcher(sql).matches()) {
             return Optional.of(new LocalStatement.Unsupported(sql.split("\\s+")[0].toUpperCase(Locale.ROOT)));
-        }
-        String query = sql;
-        Optional<CatalogQuery> catalog = PsqlCatalogQueries.recognize(query)
-                .or(() -> PgjdbcMetadataQueries.recognize(query));
-        if (catalog.isPresent()) {
-            return Optional.of(new LocalStatement.Catalog(catalog.get()));
-        }
-        if (CATALOG.matcher(sql).find()) {
-            // Logged so that the catalog queries a client sends can be seen (and, one day, answered).
-            LOG.debug("Catalog query not answered: {}", sql);
-            return Optional.of(new LocalStatement.Unsupported("queries on the PostgreSQL system catalogs"
-                    + " (pg_catalog, information_schema)"));
         }
         return Optional.empty();
     }

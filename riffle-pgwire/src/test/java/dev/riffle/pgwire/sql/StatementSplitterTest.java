@@ -58,13 +58,17 @@ class StatementSplitterTest {
         assertThat(LocalStatements.recognize("start transaction read only")).contains(new LocalStatement.Begin());
         assertThat(LocalStatements.recognize("END")).contains(new LocalStatement.End(true));
         assertThat(LocalStatements.recognize("ROLLBACK")).contains(new LocalStatement.End(false));
-        assertThat(LocalStatements.recognize("SELECT version()")).contains(new LocalStatement.SessionFunction("version"));
-        assertThat(LocalStatements.recognize("select current_schema()"))
-                .contains(new LocalStatement.SessionFunction("current_schema"));
-        assertThat(LocalStatements.recognize("ROLLBACK TO SAVEPOINT s")).get()
-                .isInstanceOf(LocalStatement.Unsupported.class);
-        assertThat(LocalStatements.recognize("SELECT relname FROM pg_catalog.pg_class")).get()
-                .isInstanceOf(LocalStatement.Unsupported.class);
+        // Session functions and the system catalogs are the SQL engine's to answer.
+        assertThat(LocalStatements.recognize("SELECT version()")).isEmpty();
+        assertThat(LocalStatements.recognize("select current_schema()")).isEmpty();
+        assertThat(LocalStatements.recognize("ROLLBACK TO SAVEPOINT s"))
+                .contains(new LocalStatement.Savepoint(LocalStatement.Savepoint.Action.ROLLBACK_TO));
+        assertThat(LocalStatements.recognize("savepoint pgsql_psql"))
+                .contains(new LocalStatement.Savepoint(LocalStatement.Savepoint.Action.SAVE));
+        assertThat(LocalStatements.recognize("RELEASE sa_savepoint_1"))
+                .contains(new LocalStatement.Savepoint(LocalStatement.Savepoint.Action.RELEASE));
+        assertThat(LocalStatements.recognize("LISTEN events")).get().isInstanceOf(LocalStatement.Unsupported.class);
+        assertThat(LocalStatements.recognize("SELECT relname FROM pg_catalog.pg_class")).isEmpty();
         assertThat(LocalStatements.recognize("SELECT 1")).isEmpty();
         assertThat(LocalStatements.recognize("SELECT setting FROM shop.settings")).isEmpty();
     }

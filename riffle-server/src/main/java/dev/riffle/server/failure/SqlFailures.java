@@ -41,6 +41,10 @@ public final class SqlFailures {
         if (notFound.find()) {
             return new Failure(FailureKind.NOT_FOUND, "table_not_found", message, Map.of());
         }
+        java.util.Optional<Failure> fault = StatementFault.of(e, message);
+        if (fault.isPresent()) {
+            return fault.get();
+        }
         if (e instanceof ServiceException || (!(e instanceof SQLException) && !(e instanceof IllegalArgumentException))) {
             // A failure of the server itself (a busy pool, say), not of the statement.
             return Failures.classify(e);

@@ -10,6 +10,7 @@ import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.statement.RunningStatement;
 import dev.riffle.server.statement.RunningStatements;
+import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.ExecutionGuard;
 import dev.riffle.sql.exec.SessionHost;
 import dev.riffle.sql.exec.StatementStoppedException;
@@ -61,6 +62,10 @@ public final class RequestContext implements AutoCloseable {
     private final Set<RunningStatement> running = ConcurrentHashMap.newKeySet();
     /** Why the request was cancelled, once it was: its statements stop, and later ones stop at once. */
     private volatile Optional<String> cancelled = Optional.empty();
+    /** The SQL its statements are written in (PostgreSQL's on the PostgreSQL port). */
+    private volatile Dialect dialect = Dialect.CALCITE;
+    /** Where its statements' unqualified names resolve (empty: the connection's default schema). */
+    private volatile Optional<String> schema = Optional.empty();
     /** What the session functions of its statements ask (a PostgreSQL backend's), when the surface has one. */
     private volatile Optional<SessionHost> host = Optional.empty();
     // Made on first use (guarded by this): most point lookups never allocate, and under many
@@ -160,6 +165,25 @@ public final class RequestContext implements AutoCloseable {
     public RequestContext watchClient(BooleanSupplier gone) {
         clientGone.add(requireNonNull(gone, "gone is null"));
         return this;
+    }
+
+    /**
+     * Has this request's SQL statements parsed as {@code dialect}, their unqualified names resolved
+     * in {@code schema} (empty: the connection's default).
+     */
+    public RequestContext speaks(Dialect dialect, Optional<String> schema) {
+        this.dialect = requireNonNull(dialect, "dialect is null");
+        this.schema = requireNonNull(schema, "schema is null");
+        return this;
+    }
+
+    public Dialect dialect() {
+        return dialect;
+    }
+
+    /** The schema the request's unqualified names resolve in, when it sets one. */
+    public Optional<String> schema() {
+        return schema;
     }
 
     /** Answers the session functions ({@code pg_backend_pid()}, ...) of the statements this request runs. */

@@ -2,6 +2,7 @@ package dev.riffle.server.sql;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
@@ -16,6 +17,7 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Properties;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
@@ -42,10 +44,12 @@ public final class SqlConnections implements AutoCloseable {
     private final Properties properties;
     private final Semaphore permits;
     private final Duration waitTimeout;
-    private final ConcurrentLinkedDeque<Pooled> idle = new ConcurrentLinkedDeque<>();
+    /** Idle connections by the dialect they speak. */
+    private final Map<Dialect, ConcurrentLinkedDeque<Pooled>> idle = new java.util.EnumMap<>(Dialect.class);
     private final List<Pooled> all = new ArrayList<>();
     private final RiffleDriver driver = new RiffleDriver();
-    private final KeyLookupStatements keyLookups = new KeyLookupStatements();
+    /** The key-lookup statements of each dialect (one text may name other tables in another). */
+    private final Map<Dialect, KeyLookupStatements> keyLookups = new java.util.EnumMap<>(Dialect.class);
     /** The Fluss session every connection of the pool shares; opened with the first connection. */
     private FlussSession session;
     private volatile boolean closed;
@@ -65,6 +69,10 @@ public final class SqlConnections implements AutoCloseable {
         this.properties.putAll(requireNonNull(properties, "properties is null"));
         this.permits = new Semaphore(size, true);
         this.waitTimeout = requireNonNull(waitTimeout, "waitTimeout is null");
+        for (Dialect dialect : Dialect.values()) {
+            idle.put(dialect, new ConcurrentLinkedDeque<>());
+            keyLookups.put(dialect, new KeyLookupStatements());
+        }
     }
 
     /** A pool over the cluster of {@code connection}, with the same Fluss client settings (and principal). */
@@ -98,8 +106,14 @@ public final class SqlConnections implements AutoCloseable {
         return url;
     }
 
-    /** A connection for one request; close the lease to give it back. */
+    /** A connection of Calcite's dialect for one request; close the lease to give it back. */
     public Lease borrow() throws SQLException {
+        return borrow(Dialect.CALCITE);
+    }
+
+    /** A connection speaking {@code dialect} for one request; close the lease to give it back. */
+    public Lease borrow(Dialect dialect) throws SQLException {
+        requireNonNull(dialect, "dialect is null");
         if (closed) {
             throw new ServiceException(FailureKind.UNAVAILABLE, "shutting_down", "The server is shutting down");
         }
@@ -113,10 +127,10 @@ public final class SqlConnections implements AutoCloseable {
             throw new ServiceException(FailureKind.UNAVAILABLE, "interrupted",
                     "Interrupted while waiting for a SQL connection");
         }
-        Pooled pooled = idle.pollFirst();
+        Pooled pooled = idle.get(dialect).pollFirst();
         if (pooled == null) {
             try {
-                pooled = open();
+                pooled = open(dialect);
             } catch (SQLException | RuntimeException e) {
                 permits.release();
                 throw e;
@@ -125,7 +139,7 @@ public final class SqlConnections implements AutoCloseable {
         return new Lease(pooled);
     }
 
-    private Pooled open() throws SQLException {
+    private Pooled open(Dialect dialect) throws SQLException {
         FlussSession shared;
         synchronized (all) {
             if (session == null) {
@@ -133,7 +147,10 @@ public final class SqlConnections implements AutoCloseable {
             }
             shared = session;
         }
-        Pooled pooled = new Pooled(driver.connect(url, properties, shared));
+        Properties spoken = new Properties();
+        spoken.putAll(properties);
+        spoken.setProperty(Dialect.PROPERTY, dialect.name().toLowerCase(java.util.Locale.ROOT));
+        Pooled pooled = new Pooled(driver.connect(url, spoken, shared), dialect);
         synchronized (all) {
             all.add(pooled);
         }
@@ -163,7 +180,7 @@ public final class SqlConnections implements AutoCloseable {
                 }
             }
         }
-        idle.clear();
+        idle.values().forEach(ConcurrentLinkedDeque::clear);
         if (shared != null) {
             try {
                 shared.close();
@@ -186,7 +203,7 @@ public final class SqlConnections implements AutoCloseable {
      * rather than as it was up to a second ago (changes made elsewhere are seen within that second).
      */
     public void tableChanged(TablePath path) {
-        keyLookups.clear();
+        keyLookups.values().forEach(KeyLookupStatements::clear);
         FlussSession shared;
         synchronized (all) {
             shared = session;
@@ -198,7 +215,12 @@ public final class SqlConnections implements AutoCloseable {
 
     /** The key-lookup statements run on this pool's connections, answered without one next time. */
     public KeyLookupStatements keyLookups() {
-        return keyLookups;
+        return keyLookups(Dialect.CALCITE);
+    }
+
+    /** The key-lookup statements of {@code dialect}'s connections. */
+    public KeyLookupStatements keyLookups(Dialect dialect) {
+        return keyLookups.get(dialect);
     }
 
     /** One connection lent to one request. */
@@ -214,12 +236,20 @@ public final class SqlConnections implements AutoCloseable {
 
         /** A prepared statement for {@code sql}, reused across requests on this connection. */
         public PreparedStatement prepare(String sql) throws SQLException {
-            return pooled.prepare(sql);
+            return pooled.prepare(sql, Optional.empty());
         }
 
-        /** Whether this connection holds a prepared statement for exactly {@code sql}. */
+        /**
+         * A prepared statement for {@code sql}, its unqualified names resolved in {@code schema}
+         * (empty: the connection's default), reused across requests on this connection.
+         */
+        public PreparedStatement prepare(String sql, Optional<String> schema) throws SQLException {
+            return pooled.prepare(sql, schema);
+        }
+
+        /** Whether this connection holds a prepared statement for exactly {@code sql} (in its default schema). */
         public boolean isPrepared(String sql) {
-            PreparedStatement statement = pooled.statements.get(sql);
+            PreparedStatement statement = pooled.statements.get(Pooled.key(sql, Optional.empty()));
             try {
                 return statement != null && !statement.isClosed();
             } catch (SQLException e) {
@@ -232,6 +262,12 @@ public final class SqlConnections implements AutoCloseable {
          * a DDL statement is never prepared (nor kept for reuse).
          */
         public void executeDdl(String sql) throws SQLException {
+            executeDdl(sql, Optional.empty());
+        }
+
+        /** As {@link #executeDdl(String)}, its unqualified table names in {@code schema} (empty: the default). */
+        public void executeDdl(String sql, Optional<String> schema) throws SQLException {
+            pooled.use(schema);
             try (java.sql.Statement statement = pooled.connection.createStatement()) {
                 statement.execute(sql);
             }
@@ -261,7 +297,7 @@ public final class SqlConnections implements AutoCloseable {
                     }
                     pooled.close();
                 } else {
-                    idle.addFirst(pooled);
+                    idle.get(pooled.dialect).addFirst(pooled);
                 }
             } catch (Exception ignored) {
                 // a connection that cannot be closed cleanly is dropped either way
@@ -274,6 +310,10 @@ public final class SqlConnections implements AutoCloseable {
 
     private static final class Pooled implements AutoCloseable {
         private final Connection connection;
+        private final Dialect dialect;
+        /** The schema unqualified names resolve in now (empty: the connection's default). */
+        private Optional<String> schema = Optional.empty();
+        private String defaultSchema;
         private final Map<String, PreparedStatement> statements = new LinkedHashMap<>(16, 0.75f, true) {
             @Override
             protected boolean removeEldestEntry(Map.Entry<String, PreparedStatement> eldest) {
@@ -285,12 +325,29 @@ public final class SqlConnections implements AutoCloseable {
             }
         };
 
-        Pooled(Connection connection) {
+        Pooled(Connection connection, Dialect dialect) throws SQLException {
             this.connection = connection;
+            this.dialect = dialect;
+            this.defaultSchema = connection.getSchema();
         }
 
-        PreparedStatement prepare(String sql) throws SQLException {
-            PreparedStatement statement = statements.get(sql);
+        /** Statements are kept by their text and the schema their names were resolved in. */
+        static String key(String sql, Optional<String> schema) {
+            return schema.map(s -> s + "\u0000" + sql).orElse(sql);
+        }
+
+        /** Resolves unqualified names in {@code inSchema} (empty: the connection's default) from now on. */
+        void use(Optional<String> inSchema) throws SQLException {
+            if (!inSchema.equals(schema)) {
+                connection.setSchema(inSchema.orElse(defaultSchema));
+                schema = inSchema;
+            }
+        }
+
+        PreparedStatement prepare(String sql, Optional<String> inSchema) throws SQLException {
+            use(inSchema);
+            String key = key(sql, inSchema);
+            PreparedStatement statement = statements.get(key);
             if (statement != null && !statement.isClosed() && PreparedTables.stale(statement)) {
                 // A table it was planned for was dropped and created again, or altered: plan anew.
                 closeQuietly(statement);
@@ -298,7 +355,7 @@ public final class SqlConnections implements AutoCloseable {
             }
             if (statement == null || statement.isClosed()) {
                 statement = connection.prepareStatement(sql);
-                statements.put(sql, statement);
+                statements.put(key, statement);
             } else {
                 statement.clearParameters();
             }

@@ -44,8 +44,19 @@ public sealed interface SqlResult extends AutoCloseable {
         }
     }
 
-    /** How many rows a statement changed (0 for DDL). */
-    record Updated(long count) implements SqlResult {
+    /**
+     * How many rows a statement changed (0 for DDL), and what its client should be told besides
+     * (PostgreSQL's notices: a {@code CREATE INDEX} that did nothing).
+     */
+    record Updated(long count, java.util.List<String> notices) implements SqlResult {
+        public Updated {
+            notices = java.util.List.copyOf(notices);
+        }
+
+        public Updated(long count) {
+            this(count, java.util.List.of());
+        }
+
         @Override
         public void close() {}
     }

@@ -79,7 +79,7 @@ public final class SqlStatements {
 
     private static SqlResult run(RequestContext request, RunningStatement running, String sql,
             List<Object> parameters, Optional<Map<BucketRef, Long>> part) throws SQLException {
-        SqlConnections.Lease lease = request.session().sql().borrow();
+        SqlConnections.Lease lease = request.session().sql().borrow(request.dialect());
         Optional<DdlStatement> ddlStatement;
         try {
             // A statement this connection prepared before is no DDL (DDL is never prepared): a
@@ -101,31 +101,32 @@ public final class SqlStatements {
             if (withParameters) {
                 throw new SQLException("DDL takes no parameters");
             }
-            lease.executeDdl(sql);
+            lease.executeDdl(sql, request.schema());
             changedTable(ddl).ifPresent(request.session().sql()::tableChanged);
-            return new SqlResult.Updated(0);
+            return new SqlResult.Updated(0, ddl.notice().stream().toList());
         }
     }
 
     private static SqlResult query(RequestContext request, RunningStatement running, SqlConnections.Lease lease,
             String sql, List<Object> parameters, Optional<Map<BucketRef, Long>> part) throws SQLException {
         try {
-            Prepared prepared = Prepared.of(lease, sql, parameters);
+            Prepared prepared = Prepared.of(lease, sql, parameters, request.schema());
             if (!prepared.keyLookup() && !running.tryAdmit()) {
                 // Wait for a place without keeping a SQL connection from the requests that have one.
                 lease.close();
                 lease = null;
                 running.admit();
-                lease = request.session().sql().borrow();
-                prepared = Prepared.of(lease, sql, parameters);
+                lease = request.session().sql().borrow(request.dialect());
+                prepared = Prepared.of(lease, sql, parameters, request.schema());
             }
             ExecutionGuard guard = running.guard();
             guard.check(); // cancelled or out of time while it waited
             Optional<DirectRead> direct = prepared.direct();
             SqlConnections.Lease held = lease;
             if (direct.isPresent()) {
-                if (direct.get().isKeyLookup()) {
-                    request.session().sql().keyLookups().remember(sql, direct.get(), prepared.statement());
+                if (direct.get().isKeyLookup() && request.schema().isEmpty()) {
+                    request.session().sql().keyLookups(request.dialect()).remember(sql, direct.get(),
+                            prepared.statement());
                 }
                 TableReader reader = part.isPresent() ? direct.get().open(prepared.bound(), request.allocator(), part.get())
                         : direct.get().open(prepared.bound(), request.allocator());
@@ -165,8 +166,9 @@ public final class SqlStatements {
 
     /** A statement prepared on a connection, its parameters bound, and its direct read when it is one. */
     private record Prepared(PreparedStatement statement, List<Object> bound, Optional<DirectRead> direct) {
-        static Prepared of(SqlConnections.Lease lease, String sql, List<Object> parameters) throws SQLException {
-            PreparedStatement statement = lease.prepare(sql);
+        static Prepared of(SqlConnections.Lease lease, String sql, List<Object> parameters, Optional<String> schema)
+                throws SQLException {
+            PreparedStatement statement = lease.prepare(sql, schema);
             List<Object> bound = parameters.stream().anyMatch(String.class::isInstance)
                     ? TemporalParameters.typed(statement.getParameterMetaData(), parameters) : parameters;
             for (int i = 0; i < bound.size(); i++) {
@@ -236,7 +238,10 @@ public final class SqlStatements {
         requireNonNull(sql, "sql is null");
         requireNonNull(parameters, "parameters is null");
         checkLength(request, sql);
-        KeyLookupStatements statements = request.session().sql().keyLookups();
+        if (request.schema().isPresent()) {
+            return Optional.empty(); // remembered lookups resolved their names in the default schema
+        }
+        KeyLookupStatements statements = request.session().sql().keyLookups(request.dialect());
         Optional<KeyLookupStatements.Known> known = withoutAsking ? statements.getWithoutAsking(sql) : statements.get(sql);
         if (known.isEmpty() || !known.get().binds(parameters)) {
             return Optional.empty();
@@ -262,8 +267,8 @@ public final class SqlStatements {
         } catch (RuntimeException e) {
             throw new SQLException(e.getMessage(), e);
         }
-        try (SqlConnections.Lease lease = request.session().sql().borrow()) {
-            return StatementShape.of(lease.prepare(sql));
+        try (SqlConnections.Lease lease = request.session().sql().borrow(request.dialect())) {
+            return StatementShape.of(lease.prepare(sql, request.schema()));
         }
     }
 
@@ -283,8 +288,8 @@ public final class SqlStatements {
         } catch (RuntimeException e) {
             throw new SQLException(e.getMessage(), e);
         }
-        try (SqlConnections.Lease lease = request.session().sql().borrow()) {
-            PreparedStatement statement = lease.prepare(sql);
+        try (SqlConnections.Lease lease = request.session().sql().borrow(request.dialect())) {
+            PreparedStatement statement = lease.prepare(sql, request.schema());
             Optional<DirectRead> direct = DirectRead.of(statement);
             return direct.isEmpty() ? Optional.empty() : direct.get().stopOffsets(
                     TemporalParameters.typed(statement.getParameterMetaData(), parameters), request.allocator());

@@ -64,6 +64,10 @@ public final class FlussDatabaseSchema implements Schema {
             }
         }
         if (info.isEmpty()) {
+            if (dialect == Dialect.POSTGRESQL) {
+                // Calcite goes on along the search path (a schema.table read from the default schema first)
+                return null;
+            }
             throw unknownTable(name);
         }
         if (source == ReadPlan.Source.LAKE && !info.get().getTableConfig().isDataLakeEnabled()) {

@@ -81,6 +81,25 @@ public final class FlussRootSchema implements Schema {
         return plans;
     }
 
+    /**
+     * The Fluss database a schema name stands for: the database of that name; in the PostgreSQL
+     * dialect {@code public} (when no database is called so) is Fluss's default database, and a
+     * name that differs only in case from one database's is that database.
+     */
+    public String databaseOf(String schema) {
+        if (dialect != Dialect.POSTGRESQL) {
+            return schema;
+        }
+        List<String> databases = session.databases();
+        if (databases.contains(schema)) {
+            return schema;
+        }
+        if (schema.equals(PUBLIC)) {
+            return DEFAULT_DATABASE;
+        }
+        return Names.ignoringCase(schema, databases).orElse(schema);
+    }
+
     @Override
     public Schema getSubSchema(String name) {
         List<String> databases = session.databases();

@@ -19,7 +19,14 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 public final class FlussTypeSystem extends RelDataTypeSystemImpl {
     /** What the {@code typeSystem} connection property points at ({@code FlussTypeSystem#INSTANCE}). */
-    public static final RelDataTypeSystem INSTANCE = new FlussTypeSystem();
+    public static final RelDataTypeSystem INSTANCE = new FlussTypeSystem(false);
+
+    /**
+     * The PostgreSQL dialect's ({@code FlussTypeSystem#POSTGRESQL}): as {@link #INSTANCE}, but the
+     * branches of a {@code CASE} or {@code UNION} that are strings of different lengths make a
+     * {@code VARCHAR}, as PostgreSQL's {@code text}, not a {@code CHAR} padded with blanks.
+     */
+    public static final RelDataTypeSystem POSTGRESQL = new FlussTypeSystem(true);
 
     /** Fluss's TIMESTAMP and TIMESTAMP_LTZ keep up to nanoseconds. */
     public static final int MAX_TIMESTAMP_PRECISION = 9;
@@ -27,7 +34,16 @@ public final class FlussTypeSystem extends RelDataTypeSystemImpl {
     /** Fluss's DECIMAL holds up to 38 digits, of which up to 38 after the point. */
     public static final int MAX_DECIMAL_PRECISION = 38;
 
-    private FlussTypeSystem() {}
+    private final boolean raggedStringsVary;
+
+    private FlussTypeSystem(boolean raggedStringsVary) {
+        this.raggedStringsVary = raggedStringsVary;
+    }
+
+    @Override
+    public boolean shouldConvertRaggedUnionTypesToVarying() {
+        return raggedStringsVary;
+    }
 
     @Override
     public int getMaxScale(SqlTypeName typeName) {

@@ -91,6 +91,13 @@ public final class DdlParser {
         if (acceptWord("TABLE")) {
             return createTable();
         }
+        if (peekWord("UNIQUE") && next + 1 < tokens.size() && tokens.get(next + 1).is("INDEX")) {
+            throw new UnsupportedOperationException("Fluss enforces no UNIQUE index: only a table's primary key makes"
+                    + " its rows unique (a write with a key that is there updates that row)");
+        }
+        if (acceptWord("INDEX")) {
+            return createIndex();
+        }
         throw unsupported("CREATE " + peekText());
     }
 
@@ -111,8 +118,21 @@ public final class DdlParser {
         if (acceptWord("TABLE")) {
             boolean ifExists = ifExists();
             List<String> name = qualifiedName();
+            if (!acceptWord("CASCADE")) {
+                acceptWord("RESTRICT");
+            }
             end();
             return new DdlStatement.DropTable(database(name), name.get(name.size() - 1), ifExists);
+        }
+        if (acceptWord("INDEX")) {
+            acceptWord("CONCURRENTLY");
+            ifExists();
+            List<String> name = qualifiedName();
+            if (!acceptWord("CASCADE")) {
+                acceptWord("RESTRICT");
+            }
+            end();
+            return new DdlStatement.DropIndex(String.join(".", name));
         }
         throw unsupported("DROP " + peekText());
     }
@@ -158,6 +178,27 @@ public final class DdlParser {
         return new DdlStatement.AlterTable(database(name), name.get(name.size() - 1), ifExists, changes);
     }
 
+    /**
+     * {@code CREATE INDEX [CONCURRENTLY] [IF NOT EXISTS] [name] ON [ONLY] [db.]t [USING method] (...)
+     * [INCLUDE (...)] [WHERE ...]}: only the table is kept (see {@link DdlStatement.CreateIndex}).
+     */
+    private DdlStatement createIndex() {
+        acceptWord("CONCURRENTLY");
+        ifNotExists();
+        Optional<String> name = peekWord("ON") ? Optional.empty() : Optional.of(identifier("an index name or ON"));
+        expectWord("ON");
+        acceptWord("ONLY");
+        List<String> table = qualifiedName();
+        if (acceptWord("USING")) {
+            identifier("an index method");
+        }
+        if (!peekSymbolAt(0, "(")) {
+            throw error("'(' and the indexed columns");
+        }
+        next = tokens.size(); // the columns, expressions, INCLUDE and WHERE: nothing to build
+        return new DdlStatement.CreateIndex(name, database(table), table.get(table.size() - 1));
+    }
+
     private DdlStatement createTable() {
         boolean ifNotExists = ifNotExists();
         List<String> name = qualifiedName();
@@ -165,6 +206,17 @@ public final class DdlParser {
         List<DdlStatement.Column> columns = new ArrayList<>();
         List<String> primaryKey = new ArrayList<>();
         do {
+            if (peekWord("CONSTRAINT") && !peekSymbolAt(1, ",") && !peekSymbolAt(1, ")")) {
+                next++;
+                identifier("a constraint name"); // a primary key is named <table>_pkey, as PostgreSQL names it
+                if (!peekWord("PRIMARY")) {
+                    throw unenforceable(peekText());
+                }
+            }
+            if ((peekWord("UNIQUE") || peekWord("FOREIGN") || peekWord("CHECK") || peekWord("EXCLUDE"))
+                    && !peekSymbolAt(1, ",") && !peekSymbolAt(1, ")")) {
+                throw unenforceable(peekText());
+            }
             if (peekWord("PRIMARY") && !peekSymbolAt(1, ",") && !peekSymbolAt(1, ")")) {
                 next++;
                 expectWord("KEY");
@@ -215,6 +267,19 @@ public final class DdlParser {
             if (depth == 0 && token.is("COMMENT")) {
                 next++;
                 comment = Optional.of(string("the comment of column " + name));
+                continue;
+            }
+            if (depth == 0 && token.is("CONSTRAINT")) {
+                next++;
+                identifier("a constraint name");
+                continue;
+            }
+            if (depth == 0 && (token.is("UNIQUE") || token.is("REFERENCES") || token.is("CHECK")
+                    || token.is("DEFAULT") || token.is("GENERATED"))) {
+                throw unenforceable(token.text().toUpperCase(Locale.ROOT) + " (on column " + name + ")");
+            }
+            if (depth == 0 && token.is("NULL") && !(next > 0 && tokens.get(next - 1).is("NOT"))) {
+                next++; // NULL: the column may be null, as every column may unless NOT NULL
                 continue;
             }
             if (depth == 0 && token.is("PRIMARY")) {
@@ -395,9 +460,17 @@ public final class DdlParser {
                 + found);
     }
 
+    /** A constraint Fluss would not keep: refused rather than accepted and broken. */
+    private static UnsupportedOperationException unenforceable(String constraint) {
+        return new UnsupportedOperationException("Fluss keeps no " + constraint.strip() + " constraint: a table's"
+                + " primary key is the one it keeps (its rows are unique by it; a write with a key that is there"
+                + " updates that row); columns have no defaults, checks or references");
+    }
+
     private DdlSyntaxException unsupported(String statement) {
         return new DdlSyntaxException("Unsupported statement " + statement.strip() + "; Riffle runs CREATE/DROP DATABASE"
-                + " (or SCHEMA), CREATE/DROP TABLE and ALTER TABLE ... ADD [COLUMN] / SET (...) / RESET (...)");
+                + " (or SCHEMA), CREATE/DROP TABLE, ALTER TABLE ... ADD [COLUMN] / SET (...) / RESET (...) and"
+                + " CREATE/DROP INDEX (which do nothing: Fluss has no secondary indexes)");
     }
 
     private String where(int offset) {

@@ -11,6 +11,63 @@ import java.util.Optional;
  * (Fluss names are case-sensitive); a table name without a database uses the connection's schema.
  */
 public sealed interface DdlStatement {
+    /**
+     * This statement with the database names it gives for tables mapped by {@code database} (the
+     * PostgreSQL dialect's {@code public} is Fluss's default database); databases it creates or
+     * drops by name stay as written.
+     */
+    default DdlStatement inDatabases(java.util.function.UnaryOperator<String> database) {
+        if (this instanceof CreateTable t) {
+            return new CreateTable(t.database().map(database), t.name(), t.ifNotExists(), t.columns(), t.primaryKey(),
+                    t.partitionKeys(), t.comment(), t.options());
+        }
+        if (this instanceof DropTable t) {
+            return new DropTable(t.database().map(database), t.name(), t.ifExists());
+        }
+        if (this instanceof AlterTable t) {
+            return new AlterTable(t.database().map(database), t.name(), t.ifExists(), t.changes());
+        }
+        if (this instanceof CreateIndex i) {
+            return new CreateIndex(i.name(), i.database().map(database), i.table());
+        }
+        return this;
+    }
+
+    /**
+     * What running this statement tells its client besides success (PostgreSQL's NOTICE): that a
+     * statement kept for the tools that send it did nothing.
+     */
+    default Optional<String> notice() {
+        if (this instanceof CreateIndex i) {
+            return Optional.of("Fluss has no secondary indexes: CREATE INDEX" + i.name().map(n -> " " + n).orElse("")
+                    + " on " + i.database().map(d -> d + ".").orElse("") + i.table() + " did nothing (a read by the"
+                    + " whole primary key is a lookup; other reads scan)");
+        }
+        if (this instanceof DropIndex i) {
+            return Optional.of("Fluss has no secondary indexes: DROP INDEX " + i.name() + " did nothing");
+        }
+        return Optional.empty();
+    }
+
+    /**
+     * {@code CREATE INDEX [IF NOT EXISTS] [name] ON [db.]t (...)}: Fluss has no secondary indexes,
+     * so it does nothing but check the table exists (a {@link #notice} says so). Tools and test
+     * suites send it; refusing it would stop them for nothing a read could use.
+     */
+    record CreateIndex(Optional<String> name, Optional<String> database, String table) implements DdlStatement {
+        public CreateIndex {
+            requireNonNull(name, "name is null");
+            requireNonNull(database, "database is null");
+            requireNonNull(table, "table is null");
+        }
+    }
+
+    /** {@code DROP INDEX [IF EXISTS] name}: as {@link CreateIndex} made nothing, nothing to drop. */
+    record DropIndex(String name) implements DdlStatement {
+        public DropIndex {
+            requireNonNull(name, "name is null");
+        }
+    }
 
     /** {@code CREATE DATABASE|SCHEMA [IF NOT EXISTS] db [COMMENT '...'] [WITH (...)]}. */
     record CreateDatabase(String name, boolean ifNotExists, Optional<String> comment, Map<String, String> properties)
@@ -60,7 +117,7 @@ public sealed interface DdlStatement {
         }
     }
 
-    /** {@code DROP TABLE [IF EXISTS] [db.]t}. */
+    /** {@code DROP TABLE [IF EXISTS] [db.]t [CASCADE|RESTRICT]} (nothing in Fluss depends on a table). */
     record DropTable(Optional<String> database, String name, boolean ifExists) implements DdlStatement {
         public DropTable {
             requireNonNull(database, "database is null");

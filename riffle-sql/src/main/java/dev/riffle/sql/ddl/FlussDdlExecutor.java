@@ -57,8 +57,12 @@ public final class FlussDdlExecutor implements DdlExecutor {
         FlussSession session = root.session();
         List<String> defaultSchema = context.getDefaultSchemaPath();
         Optional<String> defaultDatabase = defaultSchema.isEmpty() ? Optional.empty()
-                : Optional.of(defaultSchema.get(defaultSchema.size() - 1));
-        execute(session, ddl.statement(), defaultDatabase);
+                : Optional.of(root.databaseOf(defaultSchema.get(defaultSchema.size() - 1)));
+        DdlStatement statement = ddl.statement();
+        if (root.dialect() == dev.riffle.sql.dialect.Dialect.POSTGRESQL) {
+            statement = statement.inDatabases(root::databaseOf); // public is Fluss's default database
+        }
+        execute(session, statement, defaultDatabase);
     }
 
     /** Runs one statement; {@code defaultDatabase} is used for table names without a database. */
@@ -90,6 +94,12 @@ public final class FlussDdlExecutor implements DdlExecutor {
             run(TableAlteration.of(path, changes(alter)).apply(session.admin(), alter.ifExists()),
                     "alter table " + path, session);
             session.forget(path);
+        } else if (statement instanceof DdlStatement.CreateIndex index) {
+            TablePath path = path(index.database(), index.table(), defaultDatabase, "CREATE INDEX");
+            if (session.tableInfo(path).isEmpty()) {
+                throw new IllegalArgumentException("Cannot create index on " + path + ": Table '" + path
+                        + "' not found", new TableNotExistException("Table " + path + " does not exist"));
+            }
         } else if (statement instanceof DdlStatement.DropTable drop) {
             TablePath path = path(drop.database(), drop.name(), defaultDatabase, "DROP TABLE");
             run(session.admin().dropTable(path, drop.ifExists()), "drop table " + path, session);

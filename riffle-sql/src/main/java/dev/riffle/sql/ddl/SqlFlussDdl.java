@@ -21,6 +21,8 @@ public final class SqlFlussDdl extends SqlDdl {
     private static final SqlOperator CREATE_TABLE = new SqlSpecialOperator("CREATE TABLE", SqlKind.CREATE_TABLE);
     private static final SqlOperator DROP_TABLE = new SqlSpecialOperator("DROP TABLE", SqlKind.DROP_TABLE);
     private static final SqlOperator ALTER_TABLE = new SqlSpecialOperator("ALTER TABLE", SqlKind.ALTER_TABLE);
+    private static final SqlOperator CREATE_INDEX = new SqlSpecialOperator("CREATE INDEX", SqlKind.CREATE_INDEX);
+    private static final SqlOperator DROP_INDEX = new SqlSpecialOperator("DROP INDEX", SqlKind.DROP_INDEX);
 
     private final DdlStatement statement;
     private final String sql;
@@ -41,6 +43,12 @@ public final class SqlFlussDdl extends SqlDdl {
         }
         if (statement instanceof DdlStatement.AlterTable) {
             return ALTER_TABLE;
+        }
+        if (statement instanceof DdlStatement.CreateIndex) {
+            return CREATE_INDEX;
+        }
+        if (statement instanceof DdlStatement.DropIndex) {
+            return DROP_INDEX;
         }
         return statement instanceof DdlStatement.CreateTable ? CREATE_TABLE : DROP_TABLE;
     }

@@ -125,8 +125,18 @@ public final class ColumnNames {
             return UNNAMED; // a literal, a dynamic parameter
         }
         SqlKind kind = call.getKind();
+        if (kind == SqlKind.CAST && call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.INFIX_CAST
+                && call.operand(0) instanceof SqlBasicCall inner
+                && inner.getOperator() instanceof org.apache.calcite.sql.SqlBinaryOperator && inner.getKind() != SqlKind.CAST) {
+            return UNNAMED; // a > b::t, which the parser reads (a > b)::t: PostgresCalls puts the cast back on b
+        }
         if (kind == SqlKind.CAST) {
-            String operand = of(call.operand(0));
+            // the name of what is cast, if it has one; else the outermost type ('x'::regclass::text is text)
+            SqlNode cast = call.operand(0);
+            while (cast instanceof SqlCall inner && inner.getKind() == SqlKind.CAST) {
+                cast = inner.operand(0);
+            }
+            String operand = of(cast);
             if (!operand.equals(UNNAMED)) {
                 return operand;
             }
@@ -148,16 +158,17 @@ public final class ColumnNames {
         if (kind == SqlKind.EXISTS) {
             return "exists";
         }
+        if (kind == SqlKind.DOT && call.operand(1) instanceof SqlIdentifier field) {
+            return field.getSimple(); // (f(x)).n is n
+        }
         if (kind == SqlKind.SCALAR_QUERY && call.operand(0) instanceof SqlSelect select
                 && select.getSelectList() != null && select.getSelectList().size() == 1) {
             SqlNode inner = select.getSelectList().get(0);
             return explicit(inner).orElseGet(() -> of(inner));
         }
-        if (call.getOperator() instanceof SqlFunction function && call instanceof SqlBasicCall) {
-            return function.getName().toLowerCase(Locale.ROOT);
-        }
         if (call.getOperator() instanceof SqlFunction function) {
-            return function.getName().toLowerCase(Locale.ROOT);
+            String name = function.getName().toLowerCase(Locale.ROOT);
+            return name.equals(SetReturningCalls.UNNEST) ? "unnest" : name;
         }
         return UNNAMED;
     }

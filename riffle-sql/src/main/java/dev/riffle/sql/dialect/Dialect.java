@@ -34,6 +34,12 @@ public enum Dialect {
         };
     }
 
+    /** What the validator allows in this dialect. */
+    public org.apache.calcite.sql.validate.SqlConformance conformance() {
+        return this == POSTGRESQL ? PostgresConformance.INSTANCE
+                : org.apache.calcite.sql.validate.SqlConformanceEnum.DEFAULT;
+    }
+
     /** Calcite's connection properties for this dialect, before the user's own. */
     public Properties connectionProperties() {
         Properties properties = new Properties();

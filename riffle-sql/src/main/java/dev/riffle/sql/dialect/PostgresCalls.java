@@ -32,7 +32,8 @@ import org.apache.calcite.sql.util.SqlShuttle;
  * {@code json_build_object(k, v, ...)} is {@code JSON_OBJECT(k VALUE v, ...)}; and a cast to
  * {@code regclass}, {@code regtype}, {@code regproc} or {@code regnamespace} (which in PostgreSQL
  * looks a name up) is a call of the function that looks it up ({@code 'shop.orders'::regclass} is
- * {@code regclass('shop.orders')}, {@code oid::regclass::text} the relation's name).
+ * {@code regclass('shop.orders')}, {@code oid::regclass::text} the relation's name); {@code ~} and
+ * {@code ~*} (and their negations) are {@code pg_regex_match}, which a statement's deadline stops.
  *
  * <pre>{@code
  * SqlNode rewritten = PostgresCalls.rewrite(parsed);
@@ -46,6 +47,14 @@ public final class PostgresCalls {
             Map.entry("year", TimeUnit.YEAR), Map.entry("decade", TimeUnit.DECADE),
             Map.entry("century", TimeUnit.CENTURY), Map.entry("millennium", TimeUnit.MILLENNIUM));
 
+    /** PostgreSQL's names of {@code timestamp with time zone}, an instant: Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE}. */
+    private static final java.util.Set<String> ZONED = java.util.Set.of("timestamptz", "timestamp_tz",
+            "timestamp_with_time_zone");
+
+    /** The catalogs' columns of PostgreSQL's vector types ({@code int2vector}, {@code oidvector}). */
+    private static final java.util.Set<String> VECTOR_COLUMNS = java.util.Set.of("indkey", "indoption", "indclass",
+            "indcollation", "proargtypes", "partattrs", "partclass", "partcollation", "stxkeys", "tgattr");
+
     private PostgresCalls() {}
 
     /** {@code statement} with PostgreSQL's calls written as Calcite takes them. */
@@ -53,6 +62,14 @@ public final class PostgresCalls {
         SqlNode rewritten = statement.accept(new SqlShuttle() {
             @Override
             public SqlNode visit(SqlCall call) {
+                if (call.getKind() == SqlKind.AS) {
+                    // an alias (AS current_user, AS user) is a name, not the session's value
+                    List<SqlNode> operands = new ArrayList<>(call.getOperandList());
+                    SqlNode value = operands.get(0).accept(this);
+                    operands.set(0, value == null ? operands.get(0) : value);
+                    return call.getOperator().createCall(call.getFunctionQuantifier(), call.getParserPosition(),
+                            operands);
+                }
                 SqlNode visited = super.visit(call);
                 return visited instanceof SqlCall rewrittenCall ? call(rewrittenCall) : visited;
             }
@@ -97,6 +114,25 @@ public final class PostgresCalls {
             SqlNode right = call(operator.createCall(pos, inner.operand(1), call.operand(1)));
             return inner.getOperator().createCall(inner.getParserPosition(), inner.operand(0), right);
         }
+        if (call.getKind() == SqlKind.POSIX_REGEX_CASE_SENSITIVE || call.getKind() == SqlKind.POSIX_REGEX_CASE_INSENSITIVE) {
+            // matched through the statement's guard: a pattern that backtracks for ever stops at the deadline
+            SqlNode match = function("pg_regex_match", pos, call.operand(0), call.operand(1), SqlLiteral.createBoolean(
+                    call.getKind() == SqlKind.POSIX_REGEX_CASE_INSENSITIVE, pos));
+            return operator.getName().startsWith("NEGATED") ? SqlStdOperatorTable.NOT.createCall(pos, match) : match;
+        }
+        if (call.getKind() == SqlKind.BETWEEN && call.getOperator() instanceof org.apache.calcite.sql.fun.SqlBetweenOperator between
+                && between.flag == org.apache.calcite.sql.fun.SqlBetweenOperator.Flag.ASYMMETRIC
+                && (timestampText(call.operand(1)) || timestampText(call.operand(2)))) {
+            // at BETWEEN '2017-04-21T05:01:17Z' AND ... (Grafana's time filter) as the two comparisons,
+            // whose strings the PostgreSQL type coercion reads as PostgreSQL reads them
+            SqlNode value = call.operand(0);
+            return between.isNegated()
+                    ? SqlStdOperatorTable.OR.createCall(pos, SqlStdOperatorTable.LESS_THAN.createCall(pos, value,
+                            call.operand(1)), SqlStdOperatorTable.GREATER_THAN.createCall(pos, value, call.operand(2)))
+                    : SqlStdOperatorTable.AND.createCall(pos, SqlStdOperatorTable.GREATER_THAN_OR_EQUAL.createCall(pos,
+                            value, call.operand(1)), SqlStdOperatorTable.LESS_THAN_OR_EQUAL.createCall(pos, value,
+                            call.operand(2)));
+        }
         if (call.getKind() == SqlKind.CAST && call.operandCount() == 2 && call.operand(1) instanceof SqlDataTypeSpec type) {
             return cast(call, type, pos);
         }
@@ -106,7 +142,12 @@ public final class PostgresCalls {
         switch (name) {
             case "now", "transaction_timestamp", "statement_timestamp", "clock_timestamp" -> {
                 if (call.operandCount() == 0) {
-                    return SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(pos);
+                    // an instant, as PostgreSQL's timestamptz: comparable with Fluss's TIMESTAMP_LTZ columns
+                    return SqlStdOperatorTable.CAST.createCall(pos, SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(pos,
+                            SqlLiteral.createExactNumeric("3", pos)), new SqlDataTypeSpec(
+                                    new org.apache.calcite.sql.SqlBasicTypeNameSpec(
+                                            org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3, pos),
+                                    pos));
                 }
             }
             case "date_trunc" -> {
@@ -134,6 +175,25 @@ public final class PostgresCalls {
     private static SqlNode cast(SqlCall call, SqlDataTypeSpec type, SqlParserPos pos) {
         String target = typeName(type);
         SqlNode operand = call.operand(0);
+        boolean zoned = ZONED.contains(target);
+        if (zoned || target.equals("timestamp")) {
+            // '2024-06-01T10:00:00'::timestamp, '...+02'::timestamptz: as PostgreSQL reads them
+            // PostgreSQL's timestamps keep microseconds unless told otherwise; Calcite's keep seconds
+            SqlDataTypeSpec to = new SqlDataTypeSpec(new org.apache.calcite.sql.SqlBasicTypeNameSpec(zoned
+                    ? org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                    : org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, precision(type, 6), pos), pos);
+            SqlNode value = operand instanceof SqlCharStringLiteral text
+                    ? PostgresDateTimes.timestamp(text.getValueAs(String.class), zoned)
+                            .<SqlNode>map(t -> SqlLiteral.createCharString(t, text.getParserPosition())).orElse(operand)
+                    : operand;
+            return SqlStdOperatorTable.CAST.createCall(pos, value, to);
+        }
+        if ((target.equals("bool") || target.equals("boolean")) && operand instanceof SqlCharStringLiteral text) {
+            Optional<Boolean> value = PostgresTypeCoercion.bool(text.getValueAs(String.class));
+            if (value.isPresent()) {
+                return SqlLiteral.createBoolean(value.get(), pos);
+            }
+        }
         switch (target) {
             case "regclass", "regtype", "regproc", "regprocedure", "regnamespace" -> {
                 return function(target.equals("regprocedure") ? "regproc" : target, pos, operand);
@@ -144,12 +204,34 @@ public final class PostgresCalls {
                         && inner.getOperator().getName().equalsIgnoreCase("regclass") && inner.operandCount() == 1) {
                     return function("regclass_name", pos, inner);
                 }
+                // an int2vector or oidvector of the catalogs (ix.indkey::varchar) is its numbers
+                // separated by spaces; Calcite casts no array to text
+                if (operand instanceof SqlIdentifier column && VECTOR_COLUMNS.contains(
+                        column.names.get(column.names.size() - 1).toLowerCase(Locale.ROOT))) {
+                    return function("array_to_string", pos, operand, SqlLiteral.createCharString(" ", pos));
+                }
                 return call;
             }
             default -> {
                 return call;
             }
         }
+    }
+
+    /** Whether {@code node} is a string PostgreSQL reads as a timestamp and Calcite does not ({@code T}, a zone). */
+    private static boolean timestampText(SqlNode node) {
+        if (!(node instanceof SqlCharStringLiteral literal)) {
+            return false;
+        }
+        String text = literal.getValueAs(String.class);
+        return PostgresDateTimes.timestamp(text, false).isPresent() && !text.strip().equals(
+                PostgresDateTimes.timestamp(text, false).get());
+    }
+
+    /** The precision a type spec gives, else {@code otherwise}. */
+    private static int precision(SqlDataTypeSpec type, int otherwise) {
+        return type.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec basic
+                && basic.getPrecision() >= 0 ? basic.getPrecision() : otherwise;
     }
 
     private static String typeName(SqlDataTypeSpec type) {

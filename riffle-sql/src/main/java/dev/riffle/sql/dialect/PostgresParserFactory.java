@@ -63,7 +63,9 @@ public final class PostgresParserFactory implements SqlParserImplFactory {
             if (ddl.isPresent()) {
                 return new SqlFlussDdl(ddl.get(), sql);
             }
-            return PostgresCalls.rewrite(super.parseSqlStmtEof());
+            // named as PostgreSQL names them before the calls are rewritten: date_trunc(...) stays
+            // date_trunc, not the FLOOR it becomes
+            return SetReturningCalls.rewrite(PostgresCalls.rewrite(ColumnNames.name(super.parseSqlStmtEof())));
         }
 
         @Override

@@ -1,5 +1,11 @@
 package dev.riffle.sql.dialect;
 
+import java.util.ArrayDeque;
+import java.util.ArrayList;
+import java.util.Deque;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -7,8 +13,11 @@ import java.util.regex.Pattern;
  * PostgreSQL's spellings that Calcite's Babel parser does not take, written as it takes them,
  * outside string literals, quoted identifiers and comments: {@code OPERATOR(pg_catalog.~)} is the
  * operator {@code ~}; {@code COLLATE pg_catalog.default} (or {@code "default"}, {@code "C"},
- * {@code "POSIX"}) is dropped, Riffle compares strings by code point as those collations do; and
- * {@code E'...'} strings have their backslash escapes read into a standard literal.
+ * {@code "POSIX"}) is dropped, Riffle compares strings by code point as those collations do;
+ * {@code E'...'} strings have their backslash escapes read into a standard literal;
+ * {@code interval '1 day'} and {@code '2 hours'::interval} are Calcite's interval literals; and
+ * {@code unnest(...)} in an expression (not a FROM clause) is the set-returning function
+ * {@link SetReturningCalls} rewrites.
  *
  * <pre>{@code
  * PostgresSyntax.normalize("WHERE c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default")
@@ -20,12 +29,64 @@ public final class PostgresSyntax {
             "(?i)OPERATOR\\s*\\(\\s*(?:pg_catalog\\s*\\.\\s*)?([~!<>=+\\-*/%^&|#@]+)\\s*\\)");
     private static final Pattern COLLATE = Pattern.compile(
             "(?i)\\s*COLLATE\\s+(?:pg_catalog\\s*\\.\\s*)?(?:default|\"default\"|\"C\"|\"POSIX\"|C|POSIX|ucs_basic)\\b");
+    private static final Pattern INTERVAL_BEFORE = Pattern.compile("(?i)(?<![\\w$.])interval\\s*$");
+    private static final Pattern INTERVAL_CAST_AFTER = Pattern.compile("(?i)\\s*::\\s*interval\\b(?!\\s*\\()");
+    private static final Pattern TOKEN = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*|[(),.]");
+    /** Words Calcite reserves that tools use as column labels ({@code AS default}, {@code AS user}). */
+    private static final java.util.Set<String> RESERVED_LABELS = java.util.Set.of("default", "user", "value", "position",
+            "start", "end", "result", "row", "rows", "range", "order", "group", "table", "column", "check", "language",
+            "offset", "limit", "left", "right", "count", "min", "max", "sum", "avg", "first", "last", "key", "all",
+            "case", "when", "then", "else", "both", "system", "schema", "current", "absolute", "method", "size");
+    private static final Pattern QUALIFIER = Pattern.compile("(?i)pg_catalog\\s*\\.\\s*$");
 
     private PostgresSyntax() {}
 
     /** {@code sql} as Babel's parser takes it. */
     public static String normalize(String sql) {
+        List<Segment> segments = segments(sql);
         StringBuilder out = new StringBuilder(sql.length());
+        Clauses clauses = new Clauses();
+        for (int s = 0; s < segments.size(); s++) {
+            Segment segment = segments.get(s);
+            switch (segment.kind()) {
+                case PLAIN -> out.append(clauses.rewrite(rewritePlain(segment.text())));
+                case ESCAPE_STRING -> out.append(standardLiteral(segment.text().substring(2,
+                        Math.max(2, segment.text().length() - 1))));
+                case STRING -> {
+                    // interval '1 day' and '1 day'::interval: Calcite writes INTERVAL '1' DAY
+                    boolean keywordBefore = s > 0 && segments.get(s - 1).kind() == Kind.PLAIN
+                            && INTERVAL_BEFORE.matcher(segments.get(s - 1).text()).find();
+                    Matcher castAfter = s + 1 < segments.size() && segments.get(s + 1).kind() == Kind.PLAIN
+                            ? INTERVAL_CAST_AFTER.matcher(segments.get(s + 1).text()) : null;
+                    boolean castToInterval = castAfter != null && castAfter.lookingAt();
+                    Optional<String> interval = keywordBefore || castToInterval
+                            ? PostgresIntervals.calcite(segment.text().substring(1, segment.text().length() - 1))
+                            : Optional.empty();
+                    if (interval.isEmpty()) {
+                        out.append(segment.text());
+                    } else if (keywordBefore) {
+                        Matcher keyword = INTERVAL_BEFORE.matcher(out);
+                        keyword.find();
+                        out.setLength(keyword.start());
+                        out.append(interval.get());
+                    } else {
+                        out.append(interval.get());
+                        segments.set(s + 1, new Segment(Kind.PLAIN, segments.get(s + 1).text().substring(castAfter.end())));
+                    }
+                }
+                default -> out.append(segment.text());
+            }
+        }
+        return out.toString();
+    }
+
+    private enum Kind { PLAIN, STRING, ESCAPE_STRING, OTHER }
+
+    private record Segment(Kind kind, String text) {}
+
+    /** The text cut where quoted strings, quoted identifiers and comments begin and end. */
+    private static List<Segment> segments(String sql) {
+        List<Segment> segments = new ArrayList<>();
         StringBuilder plain = new StringBuilder();
         int i = 0;
         while (i < sql.length()) {
@@ -39,17 +100,19 @@ public final class PostgresSyntax {
                 i++;
                 continue;
             }
-            out.append(rewritePlain(plain.toString()));
-            plain.setLength(0);
-            if (escapeString) {
-                out.append(standardLiteral(sql.substring(i + 2, Math.max(i + 2, end - 1))));
-            } else {
-                out.append(sql, i, end);
+            if (!plain.isEmpty()) {
+                segments.add(new Segment(Kind.PLAIN, plain.toString()));
+                plain.setLength(0);
             }
+            Kind kind = escapeString ? Kind.ESCAPE_STRING : c == '\'' && end - i >= 2 && sql.charAt(end - 1) == '\''
+                    ? Kind.STRING : Kind.OTHER;
+            segments.add(new Segment(kind, sql.substring(i, end)));
             i = end;
         }
-        out.append(rewritePlain(plain.toString()));
-        return out.toString();
+        if (!plain.isEmpty()) {
+            segments.add(new Segment(Kind.PLAIN, plain.toString()));
+        }
+        return segments;
     }
 
     private static String rewritePlain(String text) {
@@ -60,6 +123,87 @@ public final class PostgresSyntax {
         String rewritten = operator.find() ? operator.replaceAll(" $1 ") : text;
         Matcher collate = COLLATE.matcher(rewritten);
         return collate.find() ? collate.replaceAll("") : rewritten;
+    }
+
+    /**
+     * Which clause the text is in, at each depth of parentheses, to tell PostgreSQL's two
+     * {@code unnest}s apart: in a FROM clause Calcite's {@code UNNEST} table; in an expression a
+     * set-returning function, written {@code pg_unnest} (Calcite reserves the word) for
+     * {@link SetReturningCalls}.
+     */
+    private static final class Clauses {
+        private final Deque<String> clause = new ArrayDeque<>(List.of(""));
+        private String previous = "";
+
+        String rewrite(String text) {
+            StringBuilder out = new StringBuilder(text.length());
+            Matcher token = TOKEN.matcher(text);
+            int last = 0;
+            while (token.find()) {
+                String word = token.group().toLowerCase(Locale.ROOT);
+                if (previous.equals("as") && RESERVED_LABELS.contains(word) && endsLabel(text, token.end())) {
+                    // AS default: PostgreSQL takes any word as a column label, Calcite not its reserved ones
+                    out.append(text, last, token.start()).append('"').append(word).append('"');
+                    last = token.end();
+                    previous = "\"";
+                    continue;
+                }
+                switch (word) {
+                    case "(" -> clause.push("");
+                    case ")" -> {
+                        if (clause.size() > 1) {
+                            clause.pop();
+                        }
+                    }
+                    case "select", "from", "where", "group", "having", "order", "limit", "on", "using", "join",
+                            "lateral", "values", "set", "returning" -> {
+                        clause.pop();
+                        clause.push(word.equals("join") || word.equals("lateral") ? "from" : word);
+                    }
+                    default -> { }
+                }
+                if (word.equals("unnest") && text.startsWith("(", skipBlanks(text, token.end()))) {
+                    boolean table = clause.peek().equals("from") && (previous.equals("from") || previous.equals(",")
+                            || previous.equals("join") || previous.equals("lateral") || previous.equals("."));
+                    out.append(text, last, token.start());
+                    if (!table) {
+                        // pg_catalog.unnest(...) in an expression: the qualifier goes with the new name
+                        int qualifier = out.length();
+                        Matcher pgCatalog = QUALIFIER.matcher(out);
+                        if (pgCatalog.find()) {
+                            qualifier = pgCatalog.start();
+                        }
+                        out.setLength(qualifier);
+                        out.append(SetReturningCalls.UNNEST);
+                    } else {
+                        Matcher pgCatalog = QUALIFIER.matcher(out);
+                        if (pgCatalog.find()) {
+                            out.setLength(pgCatalog.start());
+                        }
+                        out.append(token.group());
+                    }
+                    last = token.end();
+                }
+                previous = word;
+            }
+            out.append(text, last, text.length());
+            return out.toString();
+        }
+
+        /** Whether a label ends at {@code i}: a comma, a closing parenthesis, FROM or the end follows. */
+        private static boolean endsLabel(String text, int i) {
+            int at = skipBlanks(text, i);
+            return at >= text.length() || text.charAt(at) == ',' || text.charAt(at) == ')'
+                    || text.regionMatches(true, at, "from", 0, 4) && (at + 4 >= text.length()
+                            || !isIdentifierPart(text.charAt(at + 4)));
+        }
+
+        private static int skipBlanks(String text, int i) {
+            while (i < text.length() && Character.isWhitespace(text.charAt(i))) {
+                i++;
+            }
+            return i;
+        }
     }
 
     private static boolean isIdentifierPart(char c) {

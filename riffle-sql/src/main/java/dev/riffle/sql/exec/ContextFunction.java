@@ -12,6 +12,7 @@ import org.apache.calcite.adapter.enumerable.NullPolicy;
 import org.apache.calcite.adapter.enumerable.RexImpTable;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
+import org.apache.calcite.linq4j.tree.Primitive;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.FunctionParameter;
@@ -24,7 +25,9 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * {@link DataContext} (where a server puts what the function asks about: the session, the catalog),
  * followed by the SQL arguments. Calcite's own reflective functions cannot see the context.
  * Evaluated when the statement runs: a planner folding a constant call gets the method's failure
- * (no context holds what it asks) and leaves the call as it is.
+ * (no context holds what it asks) and leaves the call as it is. A NULL argument makes the call NULL
+ * without calling the method, as PostgreSQL's strict functions do, unless its parameter is of a
+ * boxed type ({@code Integer}), which takes the NULL.
  *
  * <pre>{@code
  * Function f = new ContextFunction(SessionFunctions.class, "cancelBackend", SqlTypeName.BOOLEAN, SqlTypeName.INTEGER);
@@ -32,7 +35,7 @@ import org.apache.calcite.sql.type.SqlTypeName;
  */
 public final class ContextFunction implements ScalarFunction, ImplementableFunction {
     private final Method method;
-    private final SqlTypeName returns;
+    private final java.util.function.Function<RelDataTypeFactory, RelDataType> returns;
     private final List<FunctionParameter> parameters;
 
     /**
@@ -42,6 +45,15 @@ public final class ContextFunction implements ScalarFunction, ImplementableFunct
      * @param parameters the SQL types of its arguments
      */
     public ContextFunction(Class<?> owner, String method, SqlTypeName returns, SqlTypeName... parameters) {
+        this(owner, method, factory -> factory.createSqlType(requireNonNull(returns, "returns is null")), parameters);
+    }
+
+    /**
+     * A function returning what is not one of {@link SqlTypeName}'s plain types (an array of text,
+     * say): {@code returns} makes its type (made nullable).
+     */
+    public ContextFunction(Class<?> owner, String method,
+            java.util.function.Function<RelDataTypeFactory, RelDataType> returns, SqlTypeName... parameters) {
         this.method = find(requireNonNull(owner, "owner is null"), requireNonNull(method, "method is null"),
                 parameters.length + 1);
         this.returns = requireNonNull(returns, "returns is null");
@@ -94,7 +106,7 @@ public final class ContextFunction implements ScalarFunction, ImplementableFunct
 
     @Override
     public RelDataType getReturnType(RelDataTypeFactory typeFactory) {
-        return typeFactory.createTypeWithNullability(typeFactory.createSqlType(returns), true);
+        return typeFactory.createTypeWithNullability(returns.apply(typeFactory), true);
     }
 
     @Override
@@ -103,10 +115,23 @@ public final class ContextFunction implements ScalarFunction, ImplementableFunct
             List<Expression> arguments = new ArrayList<>();
             arguments.add(DataContext.ROOT);
             Type[] types = method.getParameterTypes();
+            Expression anyNull = null;
             for (int i = 0; i < operands.size(); i++) {
-                arguments.add(Expressions.convert_(operands.get(i), types[i + 1]));
+                Expression operand = operands.get(i);
+                arguments.add(Expressions.convert_(operand, types[i + 1]));
+                // a NULL makes the call NULL (PostgreSQL's functions are strict), except for a
+                // parameter of a boxed type, which takes the NULL (format_type(oid, NULL))
+                if (Primitive.ofBox(types[i + 1]) == null && !Primitive.is(operand.getType())) {
+                    Expression isNull = Expressions.equal(operand, Expressions.constant(null));
+                    anyNull = anyNull == null ? isNull : Expressions.orElse(anyNull, isNull);
+                }
             }
-            return Expressions.call(method, arguments);
-        }, parameters.isEmpty() ? NullPolicy.NONE : NullPolicy.STRICT, false);
+            Expression result = Expressions.call(method, arguments);
+            if (anyNull == null) {
+                return result;
+            }
+            Type boxed = Primitive.box(method.getReturnType());
+            return Expressions.condition(anyNull, Expressions.constant(null, boxed), Expressions.convert_(result, boxed));
+        }, NullPolicy.NONE, false);
     }
 }

@@ -124,11 +124,14 @@ public final class ResultSetReader implements CloseableIterator<InternalRow> {
 
     private static Object plain(Object value) throws SQLException {
         if (value instanceof Array array) {
-            List<Object> elements = new ArrayList<>();
-            for (Object element : (Object[]) array.getArray()) {
-                elements.add(plain(element));
+            // an array of primitives (ARRAY[1, 2] is an int[]) or of objects
+            Object elements = array.getArray();
+            int length = java.lang.reflect.Array.getLength(elements);
+            List<Object> list = new ArrayList<>(length);
+            for (int i = 0; i < length; i++) {
+                list.add(plain(java.lang.reflect.Array.get(elements, i)));
             }
-            return elements;
+            return list;
         }
         if (value instanceof Struct struct) {
             Object[] fields = struct.getAttributes();

@@ -31,7 +31,15 @@ final class ConstantFailures {
         // (a copy: Calcite hands out an immutable map for a plan without parameters, SELECT 1)
         Map<String, Object> internal = new LinkedHashMap<>(signature.internalParameters);
         internal.put(PlanCache.FAILED, failed);
-        Bindable<T> bindable = context -> guarded(signature.enumerable(context), failed);
+        Bindable<T> bindable = context -> {
+            try {
+                return guarded(signature.enumerable(context), failed);
+            } catch (ExceptionInInitializerError e) {
+                // an INSERT writes while it is bound: its constants fail there
+                failed.set(true);
+                throw translated(e.getCause() == null ? e : e.getCause());
+            }
+        };
         return new CalciteSignature<>(signature.sql, signature.parameters, internal,
                 signature.rowType, signature.columns, signature.cursorFactory, signature.rootSchema,
                 signature.getCollationList(), -1, bindable, signature.statementType);

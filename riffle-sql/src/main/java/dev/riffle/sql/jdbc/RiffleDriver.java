@@ -173,7 +173,8 @@ public final class RiffleDriver extends Driver {
         }
         Properties properties = dialect.connectionProperties();
         // timestamps with Fluss's nine fractional digits, not Calcite's three
-        properties.setProperty("typeSystem", FlussTypeSystem.class.getName() + "#INSTANCE");
+        properties.setProperty("typeSystem", FlussTypeSystem.class.getName()
+                + (dialect == Dialect.POSTGRESQL ? "#POSTGRESQL" : "#INSTANCE"));
         properties.putAll(given);
         Map<String, String> fluss = new HashMap<>();
         for (String name : properties.stringPropertyNames()) {

@@ -4,6 +4,7 @@ import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.dialect.CaseInsensitiveOperators;
 import dev.riffle.sql.dialect.ColumnNames;
 import dev.riffle.sql.dialect.Dialect;
+import dev.riffle.sql.dialect.PostgresTypeCoercion;
 import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.exec.StatementLimits;
@@ -20,7 +21,15 @@ import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql2rel.ConvertToChecked;
 import org.apache.calcite.sql.validate.SqlValidator;
+import java.util.function.UnaryOperator;
+import org.apache.calcite.config.CalciteConnectionConfig;
+import org.apache.calcite.prepare.CalciteSqlValidator;
+import org.apache.calcite.prepare.Prepare;
+import org.apache.calcite.sql.SqlOperatorTable;
+import org.apache.calcite.sql.fun.SqlStdOperatorTable;
+import org.apache.calcite.sql.util.SqlOperatorTables;
 import java.util.Optional;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.plan.RelOptCostFactory;
@@ -33,6 +42,10 @@ import org.apache.calcite.prepare.CalcitePrepareImpl;
  * Fluss.
  */
 final class RifflePrepare extends CalcitePrepareImpl {
+    /** The statements Calcite's {@code CalcitePrepareImpl} prepares without its parser (pools' probes). */
+    private static final java.util.Set<String> CALCITE_SHORTCUTS = java.util.Set.of("SELECT 1", "select 1",
+            "SELECT 1 FROM DUAL", "select 1 from dual", "values 1", "VALUES 1");
+
     /** The direct read of the statement being prepared, found when its plan is implemented (one per statement). */
     private java.util.Optional<DirectRead> directRead = java.util.Optional.empty();
     /** The tables the statement being prepared reads or writes, found when its plan is implemented. */
@@ -56,25 +69,38 @@ final class RifflePrepare extends CalcitePrepareImpl {
             }
 
             @Override
-            protected SqlValidator createSqlValidator(org.apache.calcite.prepare.Prepare.CatalogReader catalogReader,
-                    java.util.function.UnaryOperator<SqlValidator.Config> configTransform) {
+            protected SqlValidator createSqlValidator(Prepare.CatalogReader catalogReader,
+                    UnaryOperator<SqlValidator.Config> configTransform) {
                 if (dialect(context) != Dialect.POSTGRESQL) {
                     return super.createSqlValidator(catalogReader, configTransform);
                 }
                 // PostgreSQL's function names are found whatever their case; its tables and columns by theirs
-                org.apache.calcite.config.CalciteConnectionConfig config = context.config();
-                org.apache.calcite.sql.SqlOperatorTable functions = new CaseInsensitiveOperators(config.fun(
-                        org.apache.calcite.sql.SqlOperatorTable.class,
-                        org.apache.calcite.sql.fun.SqlStdOperatorTable.instance()));
+                CalciteConnectionConfig config = context.config();
+                SqlOperatorTable functions = new CaseInsensitiveOperators(config.fun(
+                        SqlOperatorTable.class,
+                        SqlStdOperatorTable.instance()));
                 SqlValidator.Config validatorConfig = configTransform.apply(SqlValidator.Config.DEFAULT
                         .withLenientOperatorLookup(config.lenientOperatorLookup())
-                        .withConformance(config.conformance())
+                        .withConformance(Dialect.POSTGRESQL.conformance())
                         .withDefaultNullCollation(config.defaultNullCollation())
-                        .withIdentifierExpansion(true));
+                        .withIdentifierExpansion(true)
+                        .withTypeCoercionFactory(PostgresTypeCoercion::new));
                 // the schemas' functions first: pg_catalog's current_schema() is PostgreSQL's, not Calcite's
-                return new org.apache.calcite.prepare.CalciteSqlValidator(
-                        org.apache.calcite.sql.util.SqlOperatorTables.chain(catalogReader, functions),
+                return new CalciteSqlValidator(
+                        SqlOperatorTables.chain(catalogReader, functions),
                         (CalciteCatalogReader) catalogReader, context.getTypeFactory(), validatorConfig);
+            }
+
+            @Override
+            protected RelRoot trimUnusedFields(RelRoot root) {
+                RelRoot trimmed = super.trimUnusedFields(root);
+                if (dialect(context) != Dialect.POSTGRESQL) {
+                    return trimmed;
+                }
+                // PostgreSQL's integer arithmetic fails on overflow (22003) where Calcite's wraps
+                // around; Calcite checks it only under conformances that are not the PostgreSQL one.
+                return trimmed.withRel(new ConvertToChecked(trimmed.rel.getCluster().getRexBuilder(), true)
+                        .visit(trimmed.rel));
             }
 
             @Override
@@ -109,6 +135,11 @@ final class RifflePrepare extends CalcitePrepareImpl {
             java.lang.reflect.Type elementType, long maxRowCount) {
         // Before the parser, whose time grows faster than the text.
         limits(context).check(query.sql);
+        if (query.sql != null && CALCITE_SHORTCUTS.contains(query.sql)) {
+            // Calcite answers these few texts without parsing them, naming the column EXPR$0; parsed,
+            // the column gets its PostgreSQL name (?column?)
+            query = Query.of(query.sql + " ");
+        }
         Optional<FlussRootSchema> root = context.getRootSchema().schema instanceof FlussRootSchema fluss
                 ? Optional.of(fluss) : Optional.empty();
         if (query.sql != null && root.isPresent()) {

@@ -74,12 +74,17 @@ public final class CatalogSnapshot {
 
     private final List<Namespace> namespaces;
     private final List<Relation> relations;
+    /** Fluss's databases' comments, asked for when a statement first reads one (an RPC per database). */
+    private final java.util.function.Supplier<Map<String, String>> fetchComments;
+    private volatile Map<String, String> databaseComments;
     private final Map<Integer, Relation> byOid = new HashMap<>();
     private final Map<Integer, Namespace> namespacesByOid = new HashMap<>();
 
-    private CatalogSnapshot(List<Namespace> namespaces, List<Relation> relations) {
+    private CatalogSnapshot(List<Namespace> namespaces, List<Relation> relations,
+            java.util.function.Supplier<Map<String, String>> databaseComments) {
         this.namespaces = List.copyOf(namespaces);
         this.relations = List.copyOf(relations);
+        this.fetchComments = databaseComments;
         relations.forEach(relation -> byOid.put(relation.oid(), relation));
         namespaces.forEach(namespace -> namespacesByOid.put(namespace.oid(), namespace));
     }
@@ -111,7 +116,39 @@ public final class CatalogSnapshot {
                         .ifPresent(info -> add(relations, namespace, info));
             }
         }
-        return new CatalogSnapshot(namespaces, relations);
+        List<String> databases = namespaces.stream().skip(2).map(Namespace::name).toList();
+        return new CatalogSnapshot(namespaces, relations, () -> comments(session, databases));
+    }
+
+    /** The comments of {@code databases}, asked for all at once. */
+    private static Map<String, String> comments(FlussSession session, List<String> databases) {
+        Map<String, java.util.concurrent.CompletableFuture<org.apache.fluss.metadata.DatabaseInfo>> asked =
+                new java.util.LinkedHashMap<>();
+        databases.forEach(database -> asked.put(database, session.admin().getDatabaseInfo(database)));
+        Map<String, String> comments = new HashMap<>();
+        asked.forEach((database, info) -> {
+            try {
+                FlussSession.await(info, "Reading database " + database).getDatabaseDescriptor().getComment()
+                        .ifPresent(comment -> comments.put(database, comment));
+            } catch (RuntimeException droppedMeanwhile) {
+                // a database dropped since the snapshot has no comment to show
+            }
+        });
+        return comments;
+    }
+
+    /** The comment of a Fluss database (a schema), if it has one. */
+    public Optional<String> comment(Namespace namespace) {
+        Map<String, String> comments = databaseComments;
+        if (comments == null) {
+            synchronized (this) {
+                if (databaseComments == null) {
+                    databaseComments = Map.copyOf(fetchComments.get());
+                }
+                comments = databaseComments;
+            }
+        }
+        return Optional.ofNullable(comments.get(namespace.name()));
     }
 
     private static void add(List<Relation> relations, Namespace namespace, TableInfo info) {

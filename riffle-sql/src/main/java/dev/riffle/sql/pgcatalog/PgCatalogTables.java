@@ -178,6 +178,10 @@ public final class PgCatalogTables {
                 .column("objoid", OID).column("classoid", OID).column("objsubid", INT4).column("description", TEXT)
                 .rows(snapshot -> {
                     List<Object[]> rows = new ArrayList<>();
+                    for (CatalogSnapshot.Namespace namespace : snapshot.namespaces()) {
+                        snapshot.comment(namespace).ifPresent(comment -> rows.add(new Object[] {namespace.oid(),
+                            Oids.PG_NAMESPACE, 0, comment}));
+                    }
                     for (Relation relation : snapshot.relations()) {
                         relation.comment().ifPresent(comment -> rows.add(new Object[] {relation.oid(), Oids.PG_CLASS, 0,
                             comment}));

@@ -2,6 +2,8 @@ package dev.riffle.sql.pgcatalog;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.ContextFunction;
+import dev.riffle.sql.exec.ExecutionGuard;
+import dev.riffle.sql.exec.GuardedText;
 import dev.riffle.sql.exec.SessionHost;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
 import java.lang.reflect.Array;
@@ -17,6 +19,7 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.linq4j.function.Strict;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -31,7 +34,10 @@ import org.apache.calcite.sql.type.SqlTypeName;
  * <pre>{@code
  * SELECT pg_catalog.format_type(a.atttypid, a.atttypmod) FROM pg_catalog.pg_attribute a
  * }</pre>
+ *
+ * <p>Strict, as PostgreSQL's are: a NULL argument makes the call NULL.
  */
+@Strict
 public final class PgFunctions {
     private static final Map<String, List<Function>> FUNCTIONS = functions();
     private static final Map<String, List<Function>> INFORMATION_SCHEMA = Map.of();
@@ -57,7 +63,7 @@ public final class PgFunctions {
 
     private static Map<String, List<Function>> functions() {
         Map<String, List<Function>> functions = new HashMap<>();
-        plain(functions, "format_type", "formatType");
+        context(functions, "format_type", "formatType", SqlTypeName.VARCHAR, SqlTypeName.INTEGER, SqlTypeName.INTEGER);
         plain(functions, "pg_get_expr", "getExpr");
         plain(functions, "shobj_description", "shobjDescription");
         plain(functions, "pg_encoding_to_char", "encodingToChar");
@@ -109,12 +115,21 @@ public final class PgFunctions {
         context(functions, "col_description", "columnDescription", SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
                 SqlTypeName.INTEGER);
         context(functions, "current_schema", "currentSchema", SqlTypeName.VARCHAR);
+        functions.computeIfAbsent("current_schemas", n -> new ArrayList<>()).add(new ContextFunction(
+                PgFunctions.class, "currentSchemas", factory -> factory.createArrayType(
+                        factory.createSqlType(SqlTypeName.VARCHAR), -1), SqlTypeName.BOOLEAN));
         context(functions, "regclass", "regclass", SqlTypeName.INTEGER, SqlTypeName.VARCHAR);
         context(functions, "regclass_name", "regclassName", SqlTypeName.VARCHAR, SqlTypeName.INTEGER);
         context(functions, "regnamespace", "regnamespace", SqlTypeName.INTEGER, SqlTypeName.VARCHAR);
+        context(functions, "pg_regex_match", "regexMatch", SqlTypeName.BOOLEAN, SqlTypeName.VARCHAR,
+                SqlTypeName.VARCHAR, SqlTypeName.BOOLEAN);
         plain(functions, "regtype", "regtype");
         plain(functions, "regproc", "regproc");
         for (java.lang.reflect.Method method : PgFunctions.class.getMethods()) {
+            if (method.getName().equals("partitionAncestors")) {
+                functions.computeIfAbsent("pg_partition_ancestors", n -> new ArrayList<>())
+                        .add(org.apache.calcite.schema.impl.TableFunctionImpl.create(method));
+            }
             if (method.getName().equals("generateSeries")) {
                 functions.computeIfAbsent("generate_series", n -> new ArrayList<>())
                         .add(org.apache.calcite.schema.impl.TableFunctionImpl.create(method));
@@ -140,8 +155,12 @@ public final class PgFunctions {
 
     // ---- functions of the values alone
 
-    public static String formatType(int oid, int typmod) {
-        return PgColumnType.formatType(oid, typmod);
+    /** Not strict: pgjdbc asks {@code format_type(p.prorettype, NULL)}, a type without its modifier. */
+    public static String formatType(DataContext root, Integer oid, Integer typmod) {
+        if (oid == null) {
+            return null;
+        }
+        return PgColumnType.formatType(oid, typmod == null ? -1 : typmod);
     }
 
     /** Riffle keeps no expression trees (no column defaults, index expressions or predicates): the text as it is. */
@@ -169,13 +188,16 @@ public final class PgFunctions {
         return PgDefinitions.prettySize(bytes);
     }
 
-    /** Fluss keeps a table's size with its tablet servers, not in the catalog: 0. */
-    public static long relationSize(int oid) {
-        return 0L;
+    /**
+     * Fluss keeps a table's size with its tablet servers and its lake, not in the catalog: unknown
+     * (NULL; psql's {@code \dt+} shows no size rather than a false 0).
+     */
+    public static Long relationSize(int oid) {
+        return null;
     }
 
-    public static long relationSize(String name) {
-        return 0L;
+    public static Long relationSize(String name) {
+        return null;
     }
 
     public static boolean isInRecovery() {
@@ -278,35 +300,91 @@ public final class PgFunctions {
         throw new IllegalArgumentException("Not an array: " + array);
     }
 
-    /** {@code generate_series(start, stop)}: the integers from start to stop, one a row. */
-    public static org.apache.calcite.schema.ScannableTable generateSeries(long start, long stop) {
+    /**
+     * {@code pg_partition_ancestors(rel)}: the relation and the tables it is a partition of, as
+     * {@code relid}s. Riffle's relations are not partitions of others (Fluss's partitions are read
+     * through their table), so this is the relation itself.
+     */
+    public static org.apache.calcite.schema.ScannableTable partitionAncestors(String relation) {
+        return new Ancestors(relation);
+    }
+
+    private static final class Ancestors extends org.apache.calcite.schema.impl.AbstractTable
+            implements org.apache.calcite.schema.ScannableTable {
+        private final String relation;
+
+        Ancestors(String relation) {
+            this.relation = relation;
+        }
+
+        @Override
+        public org.apache.calcite.rel.type.RelDataType getRowType(org.apache.calcite.rel.type.RelDataTypeFactory factory) {
+            return factory.builder().add("relid", SqlTypeName.INTEGER).build();
+        }
+
+        @Override
+        public org.apache.calcite.linq4j.Enumerable<Object[]> scan(DataContext root) {
+            return relation == null ? org.apache.calcite.linq4j.Linq4j.emptyEnumerable()
+                    : org.apache.calcite.linq4j.Linq4j.asEnumerable(List.<Object[]>of(new Object[] {regclass(root,
+                            relation)}));
+        }
+    }
+
+    /**
+     * {@code generate_series(start, stop)}: the integers from start to stop, one a row; none when
+     * an argument is NULL. (The arguments are boxed: the planner asks for the series' columns
+     * before it knows arguments that are not constants.)
+     */
+    public static org.apache.calcite.schema.ScannableTable generateSeries(Integer start, Integer stop) {
         return generateSeries(start, stop, 1);
     }
 
     /** {@code generate_series(start, stop, step)}: every step-th integer from start to stop (step not 0). */
-    public static org.apache.calcite.schema.ScannableTable generateSeries(long start, long stop, long step) {
-        if (step == 0) {
-            throw new IllegalArgumentException("step size cannot equal zero");
-        }
-        return new Series(start, stop, step);
+    public static org.apache.calcite.schema.ScannableTable generateSeries(Integer start, Integer stop, Integer step) {
+        return start == null || stop == null || step == null ? Series.NONE_INTEGER
+                : new Series(start, stop, step, true);
     }
 
-    /** The rows of {@link #generateSeries}, made as they are read (a series of a trillion is read, not held). */
+    /** {@code generate_series(start, stop)} of {@code bigint}s. */
+    public static org.apache.calcite.schema.ScannableTable generateSeries(Long start, Long stop) {
+        return generateSeries(start, stop, 1L);
+    }
+
+    /** {@code generate_series(start, stop, step)} of {@code bigint}s. */
+    public static org.apache.calcite.schema.ScannableTable generateSeries(Long start, Long stop, Long step) {
+        return start == null || stop == null || step == null ? Series.NONE_BIGINT
+                : new Series(start, stop, step, false);
+    }
+
+    /**
+     * The rows of {@link #generateSeries}, made as they are read (a series of a trillion is read, not
+     * held). As in PostgreSQL, a series of {@code integer}s is {@code integer} (pgjdbc subscripts
+     * arrays with it: {@code con.conkey[pos.n]}), one of {@code bigint}s {@code bigint}.
+     */
     private static final class Series extends org.apache.calcite.schema.impl.AbstractTable
             implements org.apache.calcite.schema.ScannableTable {
         private final long start;
         private final long stop;
         private final long step;
+        private final boolean integers;
 
-        Series(long start, long stop, long step) {
+        static final Series NONE_INTEGER = new Series(1, 0, 1, true);
+        static final Series NONE_BIGINT = new Series(1, 0, 1, false);
+
+        Series(long start, long stop, long step, boolean integers) {
+            if (step == 0) {
+                throw new IllegalArgumentException("step size cannot equal zero");
+            }
             this.start = start;
             this.stop = stop;
             this.step = step;
+            this.integers = integers;
         }
 
         @Override
         public org.apache.calcite.rel.type.RelDataType getRowType(org.apache.calcite.rel.type.RelDataTypeFactory factory) {
-            return factory.builder().add("generate_series", SqlTypeName.BIGINT).build();
+            return factory.builder().add("generate_series", integers ? SqlTypeName.INTEGER : SqlTypeName.BIGINT)
+                    .build();
         }
 
         @Override
@@ -316,6 +394,7 @@ public final class PgFunctions {
                 public org.apache.calcite.linq4j.Enumerator<Object[]> enumerator() {
                     return new org.apache.calcite.linq4j.Enumerator<>() {
                         private long next = start;
+                        private boolean ended;
                         private Object[] current;
 
                         @Override
@@ -325,16 +404,14 @@ public final class PgFunctions {
 
                         @Override
                         public boolean moveNext() {
-                            if (step > 0 ? next > stop : next < stop) {
+                            if (ended || (step > 0 ? next > stop : next < stop)) {
                                 return false;
                             }
-                            current = new Object[] {next};
-                            long following = next + step;
-                            // past Long's range the series has ended
-                            next = (step > 0 && following < next) || (step < 0 && following > next)
-                                    ? (step > 0 ? stop + 1 : stop - 1) : following;
-                            if ((step > 0 && next < start) || (step < 0 && next > start)) {
-                                next = step > 0 ? Long.MAX_VALUE : Long.MIN_VALUE;
+                            current = new Object[] {integers ? (Object) (int) next : (Object) next};
+                            try {
+                                next = Math.addExact(next, step);
+                            } catch (ArithmeticException pastLongRange) {
+                                ended = true;
                             }
                             return true;
                         }
@@ -342,6 +419,7 @@ public final class PgFunctions {
                         @Override
                         public void reset() {
                             next = start;
+                            ended = false;
                         }
 
                         @Override
@@ -422,7 +500,11 @@ public final class PgFunctions {
     }
 
     public static String objectDescription(DataContext root, int oid, String catalog) {
-        return catalog.equals("pg_class") ? objectDescription(root, oid) : null;
+        return catalog == null ? null : switch (catalog) {
+            case "pg_class" -> objectDescription(root, oid);
+            case "pg_namespace" -> snapshot(root).namespace(oid).flatMap(snapshot(root)::comment).orElse(null);
+            default -> null;
+        };
     }
 
     public static String columnDescription(DataContext root, int oid, int column) {
@@ -441,8 +523,43 @@ public final class PgFunctions {
         return null;
     }
 
+    /**
+     * The schemas of the search path that exist, in its order; with {@code implicit}, led by
+     * {@code pg_catalog}, which PostgreSQL searches first when the path does not name it.
+     */
+    public static List<String> currentSchemas(DataContext root, boolean implicit) {
+        CatalogSnapshot snapshot = snapshot(root);
+        List<String> schemas = new ArrayList<>();
+        List<String> path = searchPath(root);
+        if (implicit && !path.contains(PgCatalogSchema.NAME)) {
+            schemas.add(PgCatalogSchema.NAME);
+        }
+        for (String schema : path) {
+            if (snapshot.namespaces().stream().anyMatch(n -> n.name().equals(schema))) {
+                schemas.add(schema);
+            }
+        }
+        return schemas;
+    }
+
+    /**
+     * {@code text ~ pattern} ({@code ~*} with {@code ignoreCase}): whether the pattern is found in
+     * the text. The match reads the text through the statement's guard (a pattern that backtracks
+     * without end stops at the deadline); patterns are compiled once for a while.
+     */
+    public static Boolean regexMatch(DataContext root, String text, String pattern, boolean ignoreCase) {
+        if (text == null || pattern == null) {
+            return null;
+        }
+        java.util.regex.Pattern compiled = RegexPatterns.compile(pattern, ignoreCase);
+        return compiled.matcher(new GuardedText(text, ExecutionGuard.of(root))).find();
+    }
+
     /** {@code 'shop.orders'::regclass}: a relation's OID by its (qualified) name, or the OID written as text. */
-    public static int regclass(DataContext root, String name) {
+    public static Integer regclass(DataContext root, String name) {
+        if (name == null) {
+            return null;
+        }
         String text = name.strip();
         if (!text.isEmpty() && text.chars().allMatch(Character::isDigit)) {
             return Integer.parseInt(text);
@@ -464,7 +581,10 @@ public final class PgFunctions {
     }
 
     /** {@code 'shop'::regnamespace}: a schema's OID by its name. */
-    public static int regnamespace(DataContext root, String name) {
+    public static Integer regnamespace(DataContext root, String name) {
+        if (name == null) {
+            return null;
+        }
         String schema = QualifiedName.parse(name.strip()).get(0);
         return snapshot(root).namespaces().stream().filter(n -> n.name().equals(schema)).findFirst()
                 .or(() -> snapshot(root).namespaces().stream().filter(n -> n.name().equalsIgnoreCase(schema)).findFirst())

@@ -122,7 +122,9 @@ final class ConditionTranslator {
     }
 
     private Optional<PushedCondition> like(RexCall call) {
-        if (call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral literal)) {
+        // LIKE only: ILIKE (the same kind) ignores case, NOT LIKE negates; neither is a pushed LIKE
+        if (call.getOperator() != org.apache.calcite.sql.fun.SqlStdOperatorTable.LIKE
+                || call.getOperands().size() != 2 || !(call.getOperands().get(1) instanceof RexLiteral literal)) {
             return Optional.empty();
         }
         Optional<Integer> column = column(call.getOperands().get(0));

@@ -135,4 +135,46 @@ class DdlParserTest {
         assertThatThrownBy(() -> DdlParser.parse("CREATE TABLE t (id INT) WITH ('a'='1', 'a'='2')"))
                 .hasMessageContaining("option 'a' only once");
     }
+
+    @Test
+    void takesWhatPostgresToolsWrite() {
+        // SQLAlchemy's and pandas' CREATE TABLE: PostgreSQL's type names, NULL, a named primary key
+        DdlStatement.CreateTable create = (DdlStatement.CreateTable) DdlParser.parse("""
+                CREATE TABLE frame (n BIGINT NULL, name TEXT NOT NULL, x DOUBLE PRECISION,
+                    at TIMESTAMP WITHOUT TIME ZONE, CONSTRAINT frame_pkey PRIMARY KEY (name))""").orElseThrow();
+        assertThat(create.columns()).extracting(DdlStatement.Column::type)
+                .containsExactly("BIGINT", "TEXT NOT NULL", "DOUBLE PRECISION", "TIMESTAMP WITHOUT TIME ZONE");
+        assertThat(create.primaryKey()).containsExactly("name");
+        assertThat(FlussDdlExecutor.descriptor(create).getSchema().getRowType().getTypeAt(1))
+                .isEqualTo(DataTypes.STRING().copy(false));
+
+        assertThat(DdlParser.parse("DROP TABLE IF EXISTS t CASCADE"))
+                .contains(new DdlStatement.DropTable(Optional.empty(), "t", true));
+        assertThat(DdlParser.parse("DROP TABLE shop.t RESTRICT"))
+                .contains(new DdlStatement.DropTable(Optional.of("shop"), "t", false));
+    }
+
+    @Test
+    void createIndexIsKeptOnlyAsItsTableAndSaysItDidNothing() {
+        DdlStatement index = DdlParser.parse("CREATE INDEX t1i0 ON shop.t1(a1, b1 DESC) WHERE a1 > 0").orElseThrow();
+        assertThat(index).isEqualTo(new DdlStatement.CreateIndex(Optional.of("t1i0"), Optional.of("shop"), "t1"));
+        assertThat(index.notice()).get(org.assertj.core.api.InstanceOfAssertFactories.STRING)
+                .contains("Fluss has no secondary indexes").contains("did nothing");
+        assertThat(DdlParser.parse("create index concurrently if not exists on t using btree (a)"))
+                .contains(new DdlStatement.CreateIndex(Optional.empty(), Optional.empty(), "t"));
+        assertThat(DdlParser.parse("DROP INDEX IF EXISTS t1i0")).contains(new DdlStatement.DropIndex("t1i0"));
+        assertThat(DdlParser.parse("CREATE TABLE t (id INT)").orElseThrow().notice()).isEmpty();
+        assertThatThrownBy(() -> DdlParser.parse("CREATE INDEX i ON t")).hasMessageContaining("'(' and the indexed columns");
+    }
+
+    @Test
+    void constraintsFlussWouldNotKeepAreRefusedNotDropped() {
+        for (String sql : List.of("CREATE UNIQUE INDEX i ON t (a)", "CREATE TABLE t (a INTEGER UNIQUE)",
+                "CREATE TABLE t (a INT, UNIQUE (a))", "CREATE TABLE t (a INT DEFAULT 0)",
+                "CREATE TABLE t (a INT REFERENCES u (a))", "CREATE TABLE t (a INT CHECK (a > 0))",
+                "CREATE TABLE t (a INT, CONSTRAINT a_fk FOREIGN KEY (a) REFERENCES u (a))")) {
+            assertThatThrownBy(() -> DdlParser.parse(sql)).as(sql).isInstanceOf(UnsupportedOperationException.class)
+                    .hasMessageContaining("primary key");
+        }
+    }
 }

@@ -59,6 +59,9 @@ class ConditionTranslatorTest {
         assertThat(translated(like("a_b%"))).isEqualTo("<not pushed>");
         assertThat(translated(like("a%b"))).isEqualTo("<not pushed>");
         assertThat(translated(like("ab"))).isEqualTo("<not pushed>");
+        // ILIKE is a LIKE that ignores case: pushed as LIKE it would drop 'Abc' from ILIKE 'a%'
+        assertThat(translated(rex.makeCall(org.apache.calcite.sql.fun.SqlLibraryOperators.ILIKE, column(1),
+                rex.makeLiteral("ab%")))).isEqualTo("<not pushed>");
     }
 
     @Test

@@ -1,0 +1,83 @@
+package dev.riffle.sql.dialect;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.Optional;
+import org.junit.jupiter.api.Test;
+
+class PostgresSyntaxTest {
+    @Test
+    void psqlsOperatorAndCollateSpellingsAreCalcites() {
+        assertThat(PostgresSyntax.normalize("WHERE c.relname OPERATOR(pg_catalog.~) '^(t)$' COLLATE pg_catalog.default"))
+                .isEqualTo("WHERE c.relname  ~  '^(t)$'");
+        // inside strings and quoted names nothing changes
+        assertThat(PostgresSyntax.normalize("SELECT 'OPERATOR(pg_catalog.~)', \"interval\" FROM t"))
+                .isEqualTo("SELECT 'OPERATOR(pg_catalog.~)', \"interval\" FROM t");
+    }
+
+    @Test
+    void escapeStringsAreReadIntoStandardLiterals() {
+        assertThat(PostgresSyntax.normalize("SELECT E'a\\nb', e'it\\'s', E'\\x41\\u00e9'"))
+                .isEqualTo("SELECT 'a\nb', 'it''s', 'A\u00e9'");
+    }
+
+    @Test
+    void intervalTextIsCalcitesIntervalLiterals() {
+        assertThat(PostgresSyntax.normalize("SELECT now() - interval '1 day'")).isEqualTo("SELECT now() - INTERVAL '1' DAY");
+        assertThat(PostgresSyntax.normalize("SELECT '2 hours 30 minutes'::interval"))
+                .isEqualTo("SELECT (INTERVAL '2' HOUR + INTERVAL '30' MINUTE)");
+        assertThat(PostgresSyntax.normalize("SELECT INTERVAL '1' DAY")).isEqualTo("SELECT INTERVAL '1' DAY");
+        assertThat(PostgresIntervals.calcite("1.5 hours")).contains("INTERVAL '5400' SECOND");
+        assertThat(PostgresIntervals.calcite("-3 mons")).contains("INTERVAL '-3' MONTH");
+        assertThat(PostgresIntervals.calcite("2 weeks")).contains("INTERVAL '14' DAY");
+        assertThat(PostgresIntervals.calcite("01:30:15.5"))
+                .contains("(INTERVAL '01' HOUR + INTERVAL '30' MINUTE + INTERVAL '15.5' SECOND)");
+        assertThat(PostgresIntervals.calcite("1 fortnight")).isEmpty(); // left for the parser to name
+        assertThat(PostgresIntervals.calcite("1.5 years")).isEmpty();
+    }
+
+    @Test
+    void unnestInAnExpressionIsTheSetReturningFunctionAndInFromTheTable() {
+        assertThat(PostgresSyntax.normalize("SELECT unnest(ix.indkey) attnum FROM pg_index ix"))
+                .isEqualTo("SELECT pg_unnest(ix.indkey) attnum FROM pg_index ix");
+        assertThat(PostgresSyntax.normalize("SELECT x FROM pg_catalog.unnest(a) x, unnest(b) y"))
+                .isEqualTo("SELECT x FROM unnest(a) x, unnest(b) y");
+        assertThat(PostgresSyntax.normalize("SELECT array(select 'toast.' || x from pg_catalog.unnest(r) x), "
+                + "pg_catalog.unnest(r)")).isEqualTo("SELECT array(select 'toast.' || x from unnest(r) x), pg_unnest(r)");
+    }
+
+    @Test
+    void reservedWordsTakenAsColumnLabelsAreQuoted() {
+        assertThat(PostgresSyntax.normalize("SELECT pg_get_expr(d.adbin, d.adrelid) AS DEFAULT, a.attname AS user FROM t"))
+                .isEqualTo("SELECT pg_get_expr(d.adbin, d.adrelid) AS \"default\", a.attname AS \"user\" FROM t");
+        // a type after AS stays a type
+        assertThat(PostgresSyntax.normalize("SELECT CAST(x AS TIMESTAMP), y AS value")).isEqualTo(
+                "SELECT CAST(x AS TIMESTAMP), y AS \"value\"");
+    }
+
+    @Test
+    void timestampsAsPostgresReadsThem() {
+        assertThat(PostgresDateTimes.timestamp("2024-06-01T10:00:00", false)).contains("2024-06-01 10:00:00");
+        assertThat(PostgresDateTimes.timestamp("2024-06-01 10:00", false)).contains("2024-06-01 10:00:00");
+        assertThat(PostgresDateTimes.timestamp("2024-06-01", false)).contains("2024-06-01 00:00:00");
+        assertThat(PostgresDateTimes.timestamp("2024-06-01T10:00:00.25Z", true)).contains("2024-06-01 10:00:00.25 UTC");
+        assertThat(PostgresDateTimes.timestamp("2024-06-01 01:00:00+02", true)).contains("2024-05-31 23:00:00 UTC");
+        assertThat(PostgresDateTimes.timestamp("2024-06-01 10:00:00-05:30", true)).contains("2024-06-01 15:30:00 UTC");
+        // a zone means nothing to a timestamp without one, as in PostgreSQL
+        assertThat(PostgresDateTimes.timestamp("2024-06-01 10:00:00+02", false)).contains("2024-06-01 10:00:00");
+        assertThat(PostgresDateTimes.timestamp("2024-13-01", false)).isEqualTo(Optional.empty());
+        assertThat(PostgresDateTimes.timestamp("yesterday", false)).isEmpty();
+    }
+
+    @Test
+    void booleansAsPostgresReadsThem() {
+        for (String yes : new String[] {"t", "TRUE", " yes ", "y", "on", "1"}) {
+            assertThat(PostgresTypeCoercion.bool(yes)).as(yes).contains(true);
+        }
+        for (String no : new String[] {"f", "false", "NO", "off", "0"}) {
+            assertThat(PostgresTypeCoercion.bool(no)).as(no).contains(false);
+        }
+        assertThat(PostgresTypeCoercion.bool("o")).isEmpty(); // on or off
+        assertThat(PostgresTypeCoercion.bool("maybe")).isEmpty();
+    }
+}
