@@ -607,6 +607,74 @@ class PgJdbcIT {
         }
     }
 
+    /**
+     * Every DatabaseMetaData call DBeaver's navigator makes, through pgjdbc's own catalog queries
+     * (pgjdbc 42.7), answered from the live Fluss catalog.
+     */
+    @Test
+    void databaseMetaDataAnswersWhatANavigatorAsks(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("nav");
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".orders (id BIGINT, region TEXT, amount NUMERIC(10, 2),"
+                    + " PRIMARY KEY (id, region))");
+            statement.execute("CREATE TABLE " + db + ".clicks (at TIMESTAMP WITH TIME ZONE, url TEXT)");
+            java.sql.DatabaseMetaData meta = sql.getMetaData();
+
+            assertThat(column(meta.getCatalogs(), "TABLE_CAT")).containsExactly("riffle");
+            assertThat(column(meta.getSchemas(), "TABLE_SCHEM")).contains(db, "fluss", "information_schema",
+                    "pg_catalog");
+            assertThat(column(meta.getSchemas(null, db), "TABLE_SCHEM")).containsExactly(db);
+            // without types: the primary key's index too, as PostgreSQL lists it
+            List<String> all = new ArrayList<>();
+            try (ResultSet rs = meta.getTables(null, db, "%", null)) {
+                while (rs.next()) {
+                    all.add(rs.getString("TABLE_NAME") + ":" + rs.getString("TABLE_TYPE"));
+                }
+            }
+            assertThat(all).containsExactly("orders_pkey:INDEX", "clicks:TABLE", "orders:TABLE");
+            assertThat(column(meta.getTables(null, "pg_catalog", "pg_class", null), "TABLE_TYPE"))
+                    .containsExactly("SYSTEM TABLE");
+
+            List<String> index = new ArrayList<>();
+            try (ResultSet rs = meta.getIndexInfo(null, db, "orders", false, false)) {
+                while (rs.next()) {
+                    index.add(rs.getString("INDEX_NAME") + " " + rs.getBoolean("NON_UNIQUE") + " "
+                            + rs.getInt("ORDINAL_POSITION") + " " + rs.getString("COLUMN_NAME"));
+                }
+            }
+            assertThat(index).containsExactly("orders_pkey false 1 id", "orders_pkey false 2 region");
+            // Fluss has no foreign keys: both answer no rows, without error
+            assertThat(column(meta.getImportedKeys(null, db, "orders"), "FK_NAME")).isEmpty();
+            assertThat(column(meta.getExportedKeys(null, db, "orders"), "FK_NAME")).isEmpty();
+            List<String> types = column(meta.getTypeInfo(), "TYPE_NAME");
+            assertThat(types).contains("int4", "int8", "text", "numeric", "timestamptz", "bool", "bytea", "float8");
+            assertThat(column(meta.getFunctions(null, db, "%"), "FUNCTION_NAME")).isEmpty();
+
+            try (ResultSet rs = statement.executeQuery("SELECT o.id, o.amount, count(*), o.region AS r FROM " + db
+                    + ".orders o GROUP BY o.id, o.amount, o.region")) {
+                java.sql.ResultSetMetaData columns = rs.getMetaData();
+                assertThat(columns.getColumnCount()).isEqualTo(4);
+                assertThat(columns.getColumnLabel(3)).isEqualTo("count");
+                assertThat(columns.getColumnTypeName(1)).isEqualTo("int8");
+                assertThat(columns.getColumnTypeName(2)).isEqualTo("numeric");
+                assertThat(columns.getColumnLabel(4)).isEqualTo("r");
+                assertThat(columns.getColumnType(3)).isEqualTo(java.sql.Types.BIGINT);
+            }
+        }
+    }
+
+    private static List<String> column(ResultSet rows, String name) throws java.sql.SQLException {
+        List<String> values = new ArrayList<>();
+        try (rows) {
+            while (rows.next()) {
+                values.add(rows.getString(name));
+            }
+        }
+        return values;
+    }
+
     /** A log table of {@code rows} ids 0..rows-1, created over the PostgreSQL protocol and filled with the Fluss writer. */
     static TablePath bigTable(PgWireServer server, org.apache.fluss.client.Connection fluss, TestNames names,
             String base, int rows) throws Exception {

@@ -108,7 +108,7 @@ public final class PgSession implements AutoCloseable {
         } catch (RuntimeException e) {
             LOG.warn("PostgreSQL session {} failed", user, e);
             fatal(PgErrors.toError(e, Optional.empty()));
-        } catch (StackOverflowError | LinkageError e) {
+        } catch (StackOverflowError | LinkageError | AssertionError e) {
             // what a statement's own code throws must end its session with an answer, not leave
             // the client waiting on a connection nothing reads any more
             LOG.error("PostgreSQL session {} failed", user, e);
@@ -387,16 +387,24 @@ public final class PgSession implements AutoCloseable {
             }
         } catch (Outbound.ClientGoneException e) {
             throw e;
-        } catch (RuntimeException | StackOverflowError e) {
-            error(e instanceof RuntimeException failure ? failure : tooComplex(), sqlOf(message));
+        } catch (RuntimeException | StackOverflowError | AssertionError e) {
+            error(e instanceof RuntimeException failure ? failure : unplannable((Error) e), sqlOf(message));
             out.flush(); // as PostgreSQL does: the client may be waiting on a Flush, not a Sync
             skipUntilSync = true;
         }
     }
 
-    /** A statement whose parsing or planning recursed past the stack: PostgreSQL's 54001. */
-    private static PgException tooComplex() {
-        return new PgException("54001", "statement too complex: its expressions nest too deeply to plan");
+    /**
+     * A statement the SQL engine could not plan: one whose parsing or planning recursed past the
+     * stack (PostgreSQL's 54001), or one Calcite met a case it has no code for (an assertion of
+     * its own fails): 0A000 with Calcite's words, not an internal error of the server.
+     */
+    private static PgException unplannable(Error e) {
+        if (e instanceof StackOverflowError) {
+            return new PgException("54001", "statement too complex: its expressions nest too deeply to plan");
+        }
+        LOG.warn("A statement the SQL engine cannot plan", e);
+        return new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle cannot run this statement: " + e.getMessage());
     }
 
     private void simpleQuery(String sql) {
@@ -448,8 +456,8 @@ public final class PgSession implements AutoCloseable {
             } catch (RuntimeException e) {
                 error(e, Optional.of(statement));
                 break;
-            } catch (StackOverflowError e) {
-                error(tooComplex(), Optional.of(statement));
+            } catch (StackOverflowError | AssertionError e) {
+                error(unplannable(e), Optional.of(statement));
                 break;
             }
         }

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayDeque;
 import java.util.concurrent.Executor;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Runs one connection's tasks one at a time, in order, on a shared pool: a connection's
@@ -15,6 +17,8 @@ import java.util.concurrent.Executor;
  * }</pre>
  */
 final class SerialExecutor implements Executor {
+    private static final Logger LOG = LoggerFactory.getLogger(SerialExecutor.class);
+
     private final Executor pool;
     private final ArrayDeque<Runnable> tasks = new ArrayDeque<>();
     private boolean running;
@@ -51,7 +55,12 @@ final class SerialExecutor implements Executor {
                     return;
                 }
             }
-            task.run();
+            try {
+                task.run();
+            } catch (RuntimeException | Error e) {
+                // the next task of the queue still runs: one that failed must not stop its session's others
+                LOG.error("A task of a PostgreSQL session failed", e);
+            }
         }
     }
 }

@@ -51,6 +51,7 @@ public final class SessionSettings {
         requireNonNull(parameters, "parameters is null");
         Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put("server_version", SERVER_VERSION);
+        defaults.put("server_version_num", dev.riffle.sql.pgcatalog.PgCatalogSchema.SERVER_VERSION_NUM);
         defaults.put("server_encoding", "UTF8");
         defaults.put("client_encoding", "UTF8");
         defaults.put("datestyle", "ISO, MDY");
@@ -70,6 +71,7 @@ public final class SessionSettings {
         defaults.put("statement_timeout", "0");
         defaults.put("search_path", "\"$user\", public");
         defaults.put("lc_messages", "C");
+        defaults.put("role", "none");
         return new SessionSettings(defaults);
     }
 
@@ -112,7 +114,20 @@ public final class SessionSettings {
                 milliseconds(key, value);
                 yield value.strip();
             }
-            case "server_version", "server_encoding", "integer_datetimes", "is_superuser" ->
+            case "role" -> {
+                // Fluss decides what a session may do by the user it logged in as
+                String role = value.strip();
+                if (role.equalsIgnoreCase("none") || role.equalsIgnoreCase("default")) {
+                    yield "none";
+                }
+                if (role.equals(values.get("session_authorization"))) {
+                    yield role;
+                }
+                throw new PgException(PgException.FEATURE_NOT_SUPPORTED, "Riffle runs a session as the user it logged"
+                        + " in as: SET ROLE takes NONE or \"" + values.get("session_authorization") + "\", not \"" + role
+                        + "\"");
+            }
+            case "server_version", "server_version_num", "server_encoding", "integer_datetimes", "is_superuser" ->
                     throw new PgException("55P02", "parameter \"" + key + "\" cannot be changed");
             default -> value;
         };

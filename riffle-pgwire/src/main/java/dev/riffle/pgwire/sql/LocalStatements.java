@@ -23,6 +23,8 @@ public final class LocalStatements {
             "SET\\s+(SESSION\\s+CHARACTERISTICS\\s+AS\\s+)?TRANSACTION\\b.*", FLAGS);
     private static final Pattern SET_TIME_ZONE = Pattern.compile(
             "SET\\s+(?:SESSION\\s+|LOCAL\\s+)?TIME\\s+ZONE\\s+(.+)", FLAGS);
+    private static final Pattern SET_ROLE = Pattern.compile(
+            "SET\\s+(?:SESSION\\s+|LOCAL\\s+)?ROLE\\s+(.+)", FLAGS);
     private static final Pattern SET = Pattern.compile(
             "SET\\s+(?:SESSION\\s+|LOCAL\\s+)?([A-Za-z_][\\w.]*)\\s*(?:=|\\s+TO\\s+)\\s*(.+)", FLAGS);
     private static final Pattern RESET = Pattern.compile("RESET\\s+([A-Za-z_][\\w.]*)", FLAGS);
@@ -56,6 +58,10 @@ public final class LocalStatements {
         Matcher m = SET_TIME_ZONE.matcher(sql);
         if (m.matches()) {
             return Optional.of(new LocalStatement.SetParameter("timezone", value(m.group(1))));
+        }
+        m = SET_ROLE.matcher(sql);
+        if (m.matches()) {
+            return Optional.of(new LocalStatement.SetParameter("role", value(m.group(1))));
         }
         m = SET.matcher(sql);
         if (m.matches()) {

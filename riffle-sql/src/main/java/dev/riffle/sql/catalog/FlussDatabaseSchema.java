@@ -25,7 +25,8 @@ import org.apache.fluss.metadata.TablePath;
 /**
  * One Fluss database as a SQL schema, read live: every lookup asks the cluster, so tables created
  * after connecting are visible and dropped ones disappear. Besides each table {@code t} it
- * resolves {@code t$log}, {@code t$lake} (datalake-enabled tables) and {@code t$changelog}.
+ * resolves {@code t$log}, {@code t$lake} (datalake-enabled tables) and {@code t$changelog}, and
+ * for a partitioned table each partition {@code t$p}.
  *
  * <p>An unknown table is an error naming the database's tables rather than a silent miss.
  */
@@ -63,6 +64,12 @@ public final class FlussDatabaseSchema implements Schema {
                 info = session.tableInfo(TablePath.of(database, base));
             }
         }
+        if (info.isEmpty() && source == ReadPlan.Source.CURRENT && base.indexOf('$') > 0) {
+            Optional<Table> partition = partition(base);
+            if (partition.isPresent()) {
+                return partition.get();
+            }
+        }
         if (info.isEmpty()) {
             if (dialect == Dialect.POSTGRESQL) {
                 // Calcite goes on along the search path (a schema.table read from the default schema first)
@@ -75,6 +82,46 @@ public final class FlussDatabaseSchema implements Schema {
                     + name + "; use " + base + ", " + base + "$log or " + base + "$changelog");
         }
         return new FlussTable(session, info.get(), source);
+    }
+
+    /**
+     * {@code t$p}: the rows of partition {@code p} of the partitioned table {@code t} (its values
+     * joined by {@code $}, as Fluss names partitions), a view of {@code t} filtered on its partition
+     * keys, which the planner then reads from that partition alone. The PostgreSQL catalog lists
+     * partitions so; a tool that reads one by that name gets its rows.
+     */
+    private Optional<Table> partition(String name) {
+        String tableName = name.substring(0, name.indexOf('$'));
+        String partitionName = name.substring(tableName.length() + 1);
+        Optional<TableInfo> table = session.tableInfo(TablePath.of(database, tableName));
+        if (table.isEmpty() || !table.get().isPartitioned()) {
+            return Optional.empty();
+        }
+        List<String> keys = table.get().getPartitionKeys();
+        String[] values = partitionName.split("\\$", -1);
+        if (values.length != keys.size() || FlussSession.await(session.admin().listPartitionInfos(table.get()
+                .getTablePath()), "Listing the partitions of " + table.get().getTablePath()).stream()
+                .noneMatch(p -> p.getPartitionName().equals(partitionName))) {
+            return Optional.empty();
+        }
+        StringBuilder view = new StringBuilder("SELECT * FROM ").append(quoted(database)).append('.')
+                .append(quoted(tableName)).append(" WHERE ");
+        for (int i = 0; i < keys.size(); i++) {
+            org.apache.fluss.types.DataTypeRoot type = table.get().getRowType()
+                    .getTypeAt(table.get().getRowType().getFieldIndex(keys.get(i))).getTypeRoot();
+            boolean text = type == org.apache.fluss.types.DataTypeRoot.STRING
+                    || type == org.apache.fluss.types.DataTypeRoot.CHAR;
+            view.append(i == 0 ? "" : " AND ").append(text ? quoted(keys.get(i))
+                    : "CAST(" + quoted(keys.get(i)) + " AS VARCHAR)").append(" = '")
+                    .append(values[i].replace("'", "''")).append('\'');
+        }
+        FlussTable whole = new FlussTable(session, table.get(), ReadPlan.Source.CURRENT);
+        return Optional.of(new org.apache.calcite.schema.impl.ViewTable(Object[].class, whole::getRowType,
+                view.toString(), List.of(), List.of(database, name)));
+    }
+
+    private static String quoted(String name) {
+        return '"' + name.replace("\"", "\"\"") + '"';
     }
 
     private IllegalArgumentException unknownTable(String name) {

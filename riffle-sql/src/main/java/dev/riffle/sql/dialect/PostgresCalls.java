@@ -79,7 +79,46 @@ public final class PostgresCalls {
                 return niladic(identifier).orElse(identifier);
             }
         });
-        return rewritten == null ? statement : rewritten;
+        SqlNode result = rewritten == null ? statement : rewritten;
+        result.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                if (call instanceof org.apache.calcite.sql.SqlSelect select && select.getSelectList() != null) {
+                    shownByName(select.getSelectList());
+                }
+                return super.visit(call);
+            }
+        });
+        return result;
+    }
+
+    /**
+     * A {@code regclass} or {@code regtype} a select list answers is shown by its name, as
+     * PostgreSQL's output of those types is ({@code SELECT inhparent::regclass} shows
+     * {@code shop.daily}); anywhere else it is the OID it stands for, to compare and join.
+     */
+    private static void shownByName(org.apache.calcite.sql.SqlNodeList items) {
+        for (int i = 0; i < items.size(); i++) {
+            SqlNode item = items.get(i);
+            SqlCall as = item.getKind() == SqlKind.AS ? (SqlCall) item : null;
+            SqlNode value = as == null ? item : as.operand(0);
+            if (!(value instanceof SqlBasicCall call) || !(call.getOperator() instanceof org.apache.calcite.sql.SqlUnresolvedFunction)) {
+                continue;
+            }
+            SqlParserPos pos = call.getParserPosition();
+            SqlNode shown = switch (call.getOperator().getName().toLowerCase(Locale.ROOT)) {
+                case "regclass" -> function("regclass_name", pos, call);
+                case "regtype" -> function("format_type", pos, call, SqlLiteral.createNull(pos));
+                default -> null;
+            };
+            if (shown != null) {
+                if (as == null) {
+                    items.set(i, shown);
+                } else {
+                    as.setOperand(0, shown);
+                }
+            }
+        }
     }
 
     /** The session's values PostgreSQL writes as bare words: {@code current_user}, {@code current_schema}, ... */

@@ -36,7 +36,11 @@ public final class PostgresSyntax {
     private static final java.util.Set<String> RESERVED_LABELS = java.util.Set.of("default", "user", "value", "position",
             "start", "end", "result", "row", "rows", "range", "order", "group", "table", "column", "check", "language",
             "offset", "limit", "left", "right", "count", "min", "max", "sum", "avg", "first", "last", "key", "all",
-            "case", "when", "then", "else", "both", "system", "schema", "current", "absolute", "method", "size");
+            "case", "when", "then", "else", "both", "system", "schema", "current", "absolute", "method", "size",
+            "update", "insert", "delete", "select", "role", "merge", "grant", "references", "trigger", "usage");
+    /** Words that may follow FROM or a comma there and an opening parenthesis, yet are no function. */
+    private static final java.util.Set<String> FROM_WORDS = java.util.Set.of("unnest", "table", "lateral", "select",
+            "values", "only", "with", "json_table", "xmltable", "rows");
     private static final Pattern QUALIFIER = Pattern.compile("(?i)pg_catalog\\s*\\.\\s*$");
 
     private PostgresSyntax() {}
@@ -133,6 +137,9 @@ public final class PostgresSyntax {
      */
     private static final class Clauses {
         private final Deque<String> clause = new ArrayDeque<>(List.of(""));
+        /** Per open parenthesis: whether it closes a function call wrapped in TABLE(...). */
+        private final Deque<Boolean> wrapped = new ArrayDeque<>();
+        private boolean wrapNext;
         private String previous = "";
 
         String rewrite(String text) {
@@ -149,10 +156,18 @@ public final class PostgresSyntax {
                     continue;
                 }
                 switch (word) {
-                    case "(" -> clause.push("");
+                    case "(" -> {
+                        clause.push("");
+                        wrapped.push(wrapNext);
+                        wrapNext = false;
+                    }
                     case ")" -> {
                         if (clause.size() > 1) {
                             clause.pop();
+                            if (wrapped.pop()) {
+                                out.append(text, last, token.end()).append(')');
+                                last = token.end();
+                            }
                         }
                     }
                     case "select", "from", "where", "group", "having", "order", "limit", "on", "using", "join",
@@ -161,6 +176,18 @@ public final class PostgresSyntax {
                         clause.push(word.equals("join") || word.equals("lateral") ? "from" : word);
                     }
                     default -> { }
+                }
+                if (clause.peek().equals("from") && !FROM_WORDS.contains(word) && Character.isLetter(word.charAt(0))
+                        && (previous.equals("from") || previous.equals(",") || previous.equals("join")
+                                || previous.equals("lateral"))
+                        && text.startsWith("(", skipBlanks(text, token.end()))) {
+                    // FROM generate_series(array_lower(a, 1), 3): Babel takes a function call with calls
+                    // in its arguments in a FROM clause only as TABLE(...)
+                    out.append(text, last, token.start()).append("TABLE(").append(token.group());
+                    last = token.end();
+                    wrapNext = true;
+                    previous = word;
+                    continue;
                 }
                 if (word.equals("unnest") && text.startsWith("(", skipBlanks(text, token.end()))) {
                     boolean table = clause.peek().equals("from") && (previous.equals("from") || previous.equals(",")

@@ -49,12 +49,27 @@ final class SetReturningCalls {
     static final String UNNEST = "pg_unnest";
 
     private static final Set<String> OVER_ARRAY = Set.of(UNNEST, "generate_subscripts", "_pg_expandarray");
+    /** Table functions PostgreSQL also calls in a select list (psql's {@code IN (SELECT pg_partition_ancestors(...))}). */
+    private static final Set<String> TABLE_FUNCTIONS = Set.of("generate_series", "pg_partition_ancestors");
     private static final String ELEMENT = "x";
     private static final String ORDINAL = "n";
 
     private SetReturningCalls() {}
 
     static SqlNode rewrite(SqlNode statement) {
+        statement.accept(new SqlShuttle() {
+            @Override
+            public SqlNode visit(SqlCall call) {
+                if (call instanceof SqlSelect select && select.getFrom() != null) {
+                    select.setFrom(scalarsInFrom(select.getFrom()));
+                }
+                if (call instanceof SqlJoin join) {
+                    join.setLeft(scalarsInFrom(join.getLeft()));
+                    join.setRight(scalarsInFrom(join.getRight()));
+                }
+                return super.visit(call);
+            }
+        });
         Set<String> composites = new HashSet<>();
         int[] aliases = {0};
         SqlNode moved = statement.accept(new SqlShuttle() {
@@ -95,6 +110,26 @@ final class SetReturningCalls {
         return read == null ? moved : read;
     }
 
+    /**
+     * A function that returns one value, called in a FROM clause ({@code string_to_array(...) s},
+     * Grafana's), is in PostgreSQL a table of one row whose one column the alias names too:
+     * {@code (SELECT string_to_array(...) AS s) AS s}. Table functions stay as they are.
+     */
+    private static SqlNode scalarsInFrom(SqlNode from) {
+        if (from.getKind() != SqlKind.AS || !(from instanceof SqlCall as)
+                || as.operand(0).getKind() != SqlKind.COLLECTION_TABLE
+                || !(((SqlCall) as.operand(0)).operand(0) instanceof SqlCall function)
+                || TABLE_FUNCTIONS.contains(name(function)) || as.operandCount() > 3) {
+            return from;
+        }
+        SqlParserPos pos = from.getParserPosition();
+        SqlIdentifier alias = as.operand(1);
+        String column = as.operandCount() == 3 ? ((SqlIdentifier) as.operand(2)).getSimple() : alias.getSimple();
+        SqlSelect row = new SqlSelect(pos, null, new SqlNodeList(List.of(as(function, column, pos)), pos), null, null,
+                null, null, null, null, null, null, null);
+        return SqlStdOperatorTable.AS.createCall(pos, row, alias);
+    }
+
     /** {@code q.keys.x} of a composite {@code keys}: the column {@code q."keys$x"}. */
     private static SqlNode fieldRead(SqlIdentifier identifier, Set<String> composites) {
         List<String> names = identifier.names;
@@ -133,7 +168,7 @@ final class SetReturningCalls {
         SqlParserPos pos = select.getParserPosition();
         SqlNode source = sources.values().iterator().next();
         String alias = "pg_srf" + (aliases[0]++);
-        boolean series = source instanceof SqlCall call && name(call).equals("generate_series");
+        boolean series = source instanceof SqlCall call && TABLE_FUNCTIONS.contains(name(call));
         SqlNode table = series
                 ? SqlStdOperatorTable.AS.createCall(pos, lateral(SqlStdOperatorTable.COLLECTION_TABLE.createCall(pos,
                         tableFunction((SqlCall) source)), select.getFrom() != null), new SqlIdentifier(alias, pos), new SqlIdentifier(ELEMENT, pos))
@@ -184,7 +219,7 @@ final class SetReturningCalls {
             return Optional.empty();
         }
         String name = name(call);
-        if (name.equals("generate_series")) {
+        if (TABLE_FUNCTIONS.contains(name)) {
             return Optional.of(call);
         }
         if (!OVER_ARRAY.contains(name) || call.operandCount() < 1) {

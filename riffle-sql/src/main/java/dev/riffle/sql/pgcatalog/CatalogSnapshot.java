@@ -16,8 +16,9 @@ import org.apache.fluss.metadata.TablePath;
 
 /**
  * The Fluss catalog as PostgreSQL's catalogs see it, at one moment: each database a schema
- * (namespace), each table a relation ({@code r}, or {@code p} when partitioned) with its columns as
- * attributes, its primary key an index ({@code i}, named {@code <table>_pkey}) and a constraint,
+ * (namespace), each table a relation ({@code r}, or {@code p} when partitioned, its partitions
+ * relations {@code t$p} of their own) with its columns as attributes, its primary key an index
+ * ({@code i}, named {@code <table>_pkey}) and a constraint,
  * its comments descriptions; and the system catalogs themselves, in {@code pg_catalog} and
  * {@code information_schema}. What one statement's catalog tables read (see {@link CatalogSnapshots}).
  *
@@ -27,6 +28,12 @@ import org.apache.fluss.metadata.TablePath;
  * }</pre>
  */
 public final class CatalogSnapshot {
+    /**
+     * What makes a relation a partition of a Fluss table ({@code t$p}, named as Fluss names it):
+     * the table's OID and PostgreSQL's bound ({@code FOR VALUES IN ('2024-06-01')}).
+     */
+    public record Partition(int parent, String bound) {}
+
     /** A schema: a Fluss database, or one of PostgreSQL's own. */
     public record Namespace(int oid, String name) {}
 
@@ -50,10 +57,16 @@ public final class CatalogSnapshot {
      * @param table the Fluss table, for a table or its index
      */
     public record Relation(int oid, Namespace namespace, String name, char kind, List<Attribute> attributes,
-            Optional<String> comment, List<Short> primaryKey, Optional<TableInfo> table) {
+            Optional<String> comment, List<Short> primaryKey, Optional<TableInfo> table, Optional<Partition> partition) {
         public Relation {
             attributes = List.copyOf(attributes);
             primaryKey = List.copyOf(primaryKey);
+            requireNonNull(partition, "partition is null");
+        }
+
+        Relation(int oid, Namespace namespace, String name, char kind, List<Attribute> attributes,
+                Optional<String> comment, List<Short> primaryKey, Optional<TableInfo> table) {
+            this(oid, namespace, name, kind, attributes, comment, primaryKey, table, Optional.empty());
         }
 
         /** Whether it is one of Fluss's tables (not a system catalog, not an index). */
@@ -108,14 +121,22 @@ public final class CatalogSnapshot {
             relations.add(new Relation(table.oid(), namespace, table.name(), table.kind(), attributes, Optional.empty(),
                     List.of(), Optional.empty()));
         }
+        Map<Relation, java.util.concurrent.CompletableFuture<List<org.apache.fluss.metadata.PartitionInfo>>> partitioned =
+                new java.util.LinkedHashMap<>();
         for (String database : new TreeSet<>(session.databases())) {
             Namespace namespace = new Namespace(Oids.namespace(database), database);
             namespaces.add(namespace);
             for (String name : new TreeSet<>(session.tables(database))) {
-                session.recentTableInfo(TablePath.of(database, name))
-                        .ifPresent(info -> add(relations, namespace, info));
+                session.recentTableInfo(TablePath.of(database, name)).ifPresent(info -> {
+                    Relation table = add(relations, namespace, info);
+                    if (info.isPartitioned()) {
+                        partitioned.put(table, session.admin().listPartitionInfos(info.getTablePath()));
+                    }
+                });
             }
         }
+        // every partitioned table's partitions asked for at once: one round trip, not one per table
+        partitioned.forEach((table, asked) -> partitions(table, asked, session).forEach(relations::add));
         List<String> databases = namespaces.stream().skip(2).map(Namespace::name).toList();
         return new CatalogSnapshot(namespaces, relations, () -> comments(session, databases));
     }
@@ -151,7 +172,28 @@ public final class CatalogSnapshot {
         return Optional.ofNullable(comments.get(namespace.name()));
     }
 
-    private static void add(List<Relation> relations, Namespace namespace, TableInfo info) {
+    /** The partitions of {@code table} as relations {@code t$p} (none if it was dropped meanwhile). */
+    private static List<Relation> partitions(Relation table, java.util.concurrent.CompletableFuture<
+            List<org.apache.fluss.metadata.PartitionInfo>> asked, FlussSession session) {
+        List<org.apache.fluss.metadata.PartitionInfo> infos;
+        try {
+            infos = new ArrayList<>(FlussSession.await(asked, "Listing the partitions of " + table.name()));
+        } catch (RuntimeException droppedMeanwhile) {
+            return List.of();
+        }
+        infos.sort(java.util.Comparator.comparing(org.apache.fluss.metadata.PartitionInfo::getPartitionName));
+        List<Relation> partitions = new ArrayList<>();
+        for (org.apache.fluss.metadata.PartitionInfo info : infos) {
+            String values = String.join(", ", java.util.Arrays.stream(info.getPartitionName().split("\\$", -1))
+                    .map(v -> "'" + v.replace("'", "''") + "'").toList());
+            partitions.add(new Relation(Oids.partition(info.getPartitionId()), table.namespace(),
+                    table.name() + "$" + info.getPartitionName(), 'r', table.attributes(), Optional.empty(), List.of(),
+                    table.table(), Optional.of(new Partition(table.oid(), "FOR VALUES IN (" + values + ")"))));
+        }
+        return partitions;
+    }
+
+    private static Relation add(List<Relation> relations, Namespace namespace, TableInfo info) {
         int oid = Oids.table(info.getTableId());
         Schema schema = info.getSchema();
         List<String> primaryKey = info.getPrimaryKeys();
@@ -169,8 +211,9 @@ public final class CatalogSnapshot {
         }
         char kind = info.isPartitioned() ? 'p' : 'r';
         String name = info.getTablePath().getTableName();
-        relations.add(new Relation(oid, namespace, name, kind, attributes, info.getComment(), keyNumbers,
-                Optional.of(info)));
+        Relation table = new Relation(oid, namespace, name, kind, attributes, info.getComment(), keyNumbers,
+                Optional.of(info));
+        relations.add(table);
         if (!keyNumbers.isEmpty()) {
             List<Attribute> indexed = new ArrayList<>();
             short position = 1;
@@ -182,6 +225,7 @@ public final class CatalogSnapshot {
             relations.add(new Relation(Oids.primaryKey(oid), namespace, name + "_pkey", 'i', indexed, Optional.empty(),
                     keyNumbers, Optional.of(info)));
         }
+        return table;
     }
 
     public List<Namespace> namespaces() {

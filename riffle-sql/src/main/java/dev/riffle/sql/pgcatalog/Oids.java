@@ -8,7 +8,8 @@ import java.util.zip.CRC32;
  * across servers (tools keep them between queries, and one query may reach another server behind a
  * load balancer): a table's id is PostgreSQL's first user OID plus the id Fluss gave the table (a
  * table dropped and created again gets a new one, as in PostgreSQL); its primary key's index that
- * plus {@link #INDEX_OFFSET}; a database (a schema) one derived from its name. PostgreSQL's own
+ * plus {@link #INDEX_OFFSET}; a partition {@link #PARTITION_BASE} plus Fluss's id of it; a database
+ * (a schema) one derived from its name. PostgreSQL's own
  * objects keep their fixed OIDs.
  *
  * <pre>{@code
@@ -21,6 +22,8 @@ public final class Oids {
     public static final int FIRST_USER_OID = 16_384;
     /** What a table's primary-key index adds to the table's OID. */
     public static final int INDEX_OFFSET = 500_000_000;
+    /** Where the OIDs of partitions start (after the databases'). */
+    static final int PARTITION_BASE = 2_000_000_000;
     /** Where the OIDs of databases (schemas) start. */
     static final int NAMESPACE_BASE = 1_000_000_000;
     public static final int PG_CATALOG = 11;
@@ -54,6 +57,14 @@ public final class Oids {
     /** The OID of the primary-key index (and constraint) of the table with OID {@code table}. */
     public static int primaryKey(int table) {
         return table + INDEX_OFFSET;
+    }
+
+    /** The OID of the partition with Fluss's id {@code partitionId}. */
+    public static int partition(long partitionId) {
+        if (partitionId < 0 || partitionId > Integer.MAX_VALUE - PARTITION_BASE) {
+            throw new IllegalArgumentException("Fluss partition id " + partitionId + " is outside what OIDs can hold");
+        }
+        return (int) (PARTITION_BASE + partitionId);
     }
 
     /** The OID of the schema a Fluss database is. */

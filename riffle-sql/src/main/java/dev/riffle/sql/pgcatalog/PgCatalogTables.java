@@ -52,6 +52,11 @@ public final class PgCatalogTables {
         return Collections.unmodifiableMap(byName);
     }
 
+    private static boolean hasPartitions(CatalogSnapshot snapshot, Relation table) {
+        return table.kind() == 'p' && snapshot.relations().stream()
+                .anyMatch(r -> r.partition().map(p -> p.parent() == table.oid()).orElse(false));
+    }
+
     private static List<CatalogTable> definitions() {
         List<CatalogTable> tables = new ArrayList<>();
         tables.add(CatalogTable.named("pg_namespace", Oids.PG_NAMESPACE, Oids.PG_CATALOG)
@@ -70,10 +75,11 @@ public final class PgCatalogTables {
                 .column("relminmxid", INT4).array("relacl", TEXT).array("reloptions", TEXT)
                 .column("relpartbound", TEXT)
                 .rows(snapshot -> map(snapshot.relations(), r -> new Object[] {r.oid(), r.name(), r.namespace().oid(), 0,
-                    0, OWNER, r.kind() == 'i' ? Oids.BTREE : r.kind() == 'v' ? 0 : Oids.HEAP, r.oid(), 0, 0, -1f, 0, 0,
+                    0, OWNER, r.kind() == 'i' ? Oids.BTREE : r.kind() == 'v' || r.kind() == 'p' ? 0 : Oids.HEAP, r.oid(), 0, 0, -1f, 0, 0,
                     r.primaryKeyOid().isPresent(), false, "p", String.valueOf(r.kind()),
-                    (short) r.attributes().size(), (short) 0, false, false, false, false, false, true, "d", false, 0, 0,
-                    0, null, null, null})));
+                    (short) r.attributes().size(), (short) 0, false, false, hasPartitions(snapshot, r), false, false,
+                    true, "d", r.partition().isPresent(), 0, 0, 0, null, null,
+                    r.partition().map(CatalogSnapshot.Partition::bound).orElse(null)})));
         tables.add(CatalogTable.named("pg_attribute", 1249, Oids.PG_CATALOG)
                 .column("attrelid", OID).column("attname", NAME).column("atttypid", OID)
                 .column("attstattarget", INT4).column("attlen", INT2).column("attnum", INT2).column("attndims", INT4)
@@ -247,7 +253,9 @@ public final class PgCatalogTables {
                 .array("proacl", TEXT).empty());
         tables.add(CatalogTable.named("pg_inherits", 2611, Oids.PG_CATALOG)
                 .column("inhrelid", OID).column("inhparent", OID).column("inhseqno", INT4)
-                .column("inhdetachpending", BOOL).empty());
+                .column("inhdetachpending", BOOL)
+                .rows(snapshot -> snapshot.relations().stream().filter(r -> r.partition().isPresent())
+                        .map(r -> new Object[] {r.oid(), r.partition().get().parent(), 1, false}).toList()));
         tables.add(CatalogTable.named("pg_collation", 3456, Oids.PG_CATALOG)
                 .column("oid", OID).column("collname", NAME).column("collnamespace", OID).column("collowner", OID)
                 .column("collprovider", CHAR).column("collisdeterministic", BOOL).column("collencoding", INT4)

@@ -68,6 +68,7 @@ public final class PgFunctions {
         plain(functions, "shobj_description", "shobjDescription");
         plain(functions, "pg_encoding_to_char", "encodingToChar");
         plain(functions, "quote_ident", "quoteIdent");
+        plain(functions, "format", "format");
         plain(functions, "pg_size_pretty", "sizePretty");
         plain(functions, "pg_relation_size", "relationSize");
         plain(functions, "pg_total_relation_size", "relationSize");
@@ -115,6 +116,9 @@ public final class PgFunctions {
         context(functions, "col_description", "columnDescription", SqlTypeName.VARCHAR, SqlTypeName.INTEGER,
                 SqlTypeName.INTEGER);
         context(functions, "current_schema", "currentSchema", SqlTypeName.VARCHAR);
+        functions.computeIfAbsent("parse_ident", n -> new ArrayList<>()).add(new ContextFunction(
+                PgFunctions.class, "parseIdent", factory -> factory.createArrayType(
+                        factory.createSqlType(SqlTypeName.VARCHAR), -1), SqlTypeName.VARCHAR));
         functions.computeIfAbsent("current_schemas", n -> new ArrayList<>()).add(new ContextFunction(
                 PgFunctions.class, "currentSchemas", factory -> factory.createArrayType(
                         factory.createSqlType(SqlTypeName.VARCHAR), -1), SqlTypeName.BOOLEAN));
@@ -182,6 +186,23 @@ public final class PgFunctions {
 
     public static String quoteIdent(String name) {
         return PgDefinitions.quote(name);
+    }
+
+    /** {@code format(text, ...)}: {@code %s} a value as text, {@code %I} an identifier, {@code %L} a literal, {@code %%}. */
+    public static String format(String format, Object a) {
+        return PgFormat.format(format, a);
+    }
+
+    public static String format(String format, Object a, Object b) {
+        return PgFormat.format(format, a, b);
+    }
+
+    public static String format(String format, Object a, Object b, Object c) {
+        return PgFormat.format(format, a, b, c);
+    }
+
+    public static String format(String format, Object a, Object b, Object c, Object d) {
+        return PgFormat.format(format, a, b, c, d);
     }
 
     public static String sizePretty(long bytes) {
@@ -302,8 +323,7 @@ public final class PgFunctions {
 
     /**
      * {@code pg_partition_ancestors(rel)}: the relation and the tables it is a partition of, as
-     * {@code relid}s. Riffle's relations are not partitions of others (Fluss's partitions are read
-     * through their table), so this is the relation itself.
+     * {@code relid}s: a partition {@code t$p}, then its table.
      */
     public static org.apache.calcite.schema.ScannableTable partitionAncestors(String relation) {
         return new Ancestors(relation);
@@ -324,9 +344,16 @@ public final class PgFunctions {
 
         @Override
         public org.apache.calcite.linq4j.Enumerable<Object[]> scan(DataContext root) {
-            return relation == null ? org.apache.calcite.linq4j.Linq4j.emptyEnumerable()
-                    : org.apache.calcite.linq4j.Linq4j.asEnumerable(List.<Object[]>of(new Object[] {regclass(root,
-                            relation)}));
+            if (relation == null) {
+                return org.apache.calcite.linq4j.Linq4j.emptyEnumerable();
+            }
+            List<Object[]> ancestors = new ArrayList<>();
+            Optional<Relation> next = snapshot(root).relation(regclass(root, relation));
+            while (next.isPresent()) {
+                ancestors.add(new Object[] {next.get().oid()});
+                next = next.get().partition().flatMap(p -> snapshot(root).relation(p.parent()));
+            }
+            return org.apache.calcite.linq4j.Linq4j.asEnumerable(ancestors);
         }
     }
 
@@ -521,6 +548,11 @@ public final class PgFunctions {
             }
         }
         return null;
+    }
+
+    /** {@code parse_ident('shop."Orders"')}: a qualified name's parts, unquoted parts in lower case. */
+    public static List<String> parseIdent(DataContext root, String name) {
+        return QualifiedName.parse(name.strip());
     }
 
     /**

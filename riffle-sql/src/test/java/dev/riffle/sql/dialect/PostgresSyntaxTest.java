@@ -80,4 +80,15 @@ class PostgresSyntaxTest {
         assertThat(PostgresTypeCoercion.bool("o")).isEmpty(); // on or off
         assertThat(PostgresTypeCoercion.bool("maybe")).isEmpty();
     }
+
+    @Test
+    void aFunctionInFromIsATableFunctionCall() {
+        assertThat(PostgresSyntax.normalize("SELECT s[i] FROM generate_series(array_lower(a, 1), 3) as i, b s"))
+                .isEqualTo("SELECT s[i] FROM TABLE(generate_series(array_lower(a, 1), 3)) as i, b s");
+        assertThat(PostgresSyntax.normalize("SELECT * FROM t, (SELECT 1) x JOIN f(g(1)) y ON true"))
+                .isEqualTo("SELECT * FROM t, (SELECT 1) x JOIN TABLE(f(g(1))) y ON true");
+        // a table's alias with its column names is no call
+        assertThat(PostgresSyntax.normalize("SELECT * FROM t AS x(a, b), u v(c)"))
+                .isEqualTo("SELECT * FROM t AS x(a, b), u v(c)");
+    }
 }
