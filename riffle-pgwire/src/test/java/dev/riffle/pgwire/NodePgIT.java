@@ -57,6 +57,32 @@ class NodePgIT {
             })().catch(e => { console.error(e.stack || String(e)); process.exit(1); });
             """;
 
+    /** Prints, for each statement, its rows and types, or its error's SQLSTATE and message. */
+    private static final String ERRORS_SCRIPT = """
+            const { Client } = require('pg');
+            const [host, port, table] = process.argv.slice(2);
+            (async () => {
+              const client = new Client({ host, port: Number(port), user: 'riffle', database: 'riffle' });
+              await client.connect();
+              const out = [];
+              for (const [text, values] of [
+                  [`SELECT count(*), max(v)::text, now() > $1::timestamptz AS recent FROM ${table}`, ['2020-01-01T00:00:00Z']],
+                  [`SELECT * FROM ${table}_missing`, []],
+                  ['SELECT 1 / 0', []],
+                  [`SELECT v FROM ${table} WHERE id = $1`, ['not a number']],
+                  [`SELECT v FROM ${table} WHERE v ILIKE $1 ORDER BY id`, ['B%']]]) {
+                try {
+                  const result = await client.query(text, values);
+                  out.push({ rows: result.rows, types: result.fields.map(f => f.name + ':' + f.dataTypeID) });
+                } catch (e) {
+                  out.push({ code: e.code, message: e.message });
+                }
+              }
+              console.log(JSON.stringify(out));
+              await client.end();
+            })().catch(e => { console.error(e.stack || String(e)); process.exit(1); });
+            """;
+
     private PgWireServer server;
 
     @BeforeAll
@@ -118,6 +144,30 @@ class NodePgIT {
         }
         assertThat(second.get("b").asBoolean()).isFalse();
         assertThat(second.get("note").asText()).isEqualTo("only a note");
+    }
+
+    @Test
+    void errorsCarryTheirSqlstateAndTheSessionGoesOn(PgWireServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("nodeerr");
+        try (Connection sql = PgJdbcIT.connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".t (id INTEGER, v TEXT)");
+            statement.executeUpdate("INSERT INTO " + db + ".t VALUES (1, 'apple'), (2, 'banana'), (3, 'Blueberry')");
+        }
+        Path script = installPg().resolve("errors.js");
+        Files.writeString(script, ERRORS_SCRIPT, UTF_8);
+        JsonNode out = new ObjectMapper().readTree(node(script, server.clientHost(), Integer.toString(server.port()),
+                db + ".t"));
+        assertThat(out.get(0).get("rows").toString()).isEqualTo("[{\"count\":\"3\",\"max\":\"banana\",\"recent\":true}]");
+        // count is int8 (20), max(v)::text text (25), the comparison bool (16): PostgreSQL's names and types
+        assertThat(out.get(0).get("types").toString()).isEqualTo("[\"count:20\",\"max:25\",\"recent:16\"]");
+        assertThat(out.get(1).get("code").asText()).isEqualTo("42P01");
+        assertThat(out.get(2).get("code").asText()).isEqualTo("22012");
+        assertThat(out.get(2).get("message").asText()).isEqualTo("division by zero");
+        assertThat(out.get(3).get("code").asText()).isEqualTo("22P02");
+        // after three errors the same session still answers
+        assertThat(out.get(4).get("rows").toString()).isEqualTo("[{\"v\":\"banana\"},{\"v\":\"Blueberry\"}]");
     }
 
     /** The pinned {@code pg} in {@link #CLIENT_DIR}, installed from the npm registry unless it is there already. */

@@ -5,13 +5,10 @@ import dev.riffle.sql.pgcatalog.PgType;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.PgErrors;
-import dev.riffle.pgwire.auth.MalformedScramMessageException;
-import dev.riffle.pgwire.auth.ScramSha256Authenticator;
 import dev.riffle.pgwire.copy.CopyRowDecoder;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.BackendMessage.TransactionStatus;
 import dev.riffle.pgwire.protocol.FrontendMessage;
-import dev.riffle.pgwire.protocol.ProtocolException;
 import dev.riffle.pgwire.sql.CommandTags;
 import dev.riffle.pgwire.sql.CopyCommand;
 import dev.riffle.pgwire.sql.LocalStatement;
@@ -42,8 +39,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One client connection's protocol state machine, run on the connection's worker (one message at
- * a time): startup and authentication (a cleartext password or SCRAM-SHA-256, each opening the
- * user's own Fluss connection), then simple and extended queries. Statements run in the
+ * a time): its login ({@link PgLogin}), then simple and extended queries and COPY. Statements run in the
  * caller's Riffle session ({@link Sessions}: the shared one, or the principal's own SASL/PLAIN
  * connection), each in a {@link RequestContext} of its own that a portal holds while its rows
  * are read.
@@ -57,18 +53,14 @@ public final class PgSession implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(PgSession.class);
 
     /** The state of the connection. */
-    private enum Phase { STARTUP, AUTHENTICATING, READY, CLOSED }
+    private enum Phase { LOGIN, READY, CLOSED }
 
     private final PgServerContext context;
     private final Outbound out;
-    private Phase phase = Phase.STARTUP;
+    private Phase phase = Phase.LOGIN;
     private Optional<CancelRegistry.Key> key = Optional.empty();
     private String user = "";
     private Optional<Credentials> credentials = Optional.empty();
-    /** Whether the connection speaks TLS (set before the startup message arrives). */
-    private boolean encrypted;
-    /** The SCRAM exchange under way, once the client chose its mechanism. */
-    private Optional<ScramSha256Authenticator> scram = Optional.empty();
     private SessionSettings settings = SessionSettings.startup(Map.of());
     private TransactionStatus transaction = TransactionStatus.IDLE;
     /** After an error in an extended-query batch: messages are skipped until Sync. */
@@ -86,9 +78,12 @@ public final class PgSession implements AutoCloseable {
      */
     private volatile Cancellation running = new Cancellation();
 
+    private final PgLogin login;
+
     public PgSession(PgServerContext context, Outbound out) {
         this.context = requireNonNull(context, "context is null");
         this.out = requireNonNull(out, "out is null");
+        this.login = new PgLogin(context, out, this::loggedIn, this::fatal, this::close);
     }
 
     /** Handles one message (on the connection's worker). */
@@ -98,20 +93,19 @@ public final class PgSession implements AutoCloseable {
         }
         try {
             switch (phase) {
-                case STARTUP -> startup(message);
-                case AUTHENTICATING -> authenticate(message);
+                case LOGIN -> login.handle(message);
                 case READY -> ready(message);
                 default -> { }
             }
         } catch (Outbound.ClientGoneException e) {
             close();
         } catch (RuntimeException e) {
-            LOG.warn("PostgreSQL session {} failed", user, e);
+            LOG.warn("PostgreSQL session {} failed", phase == Phase.LOGIN ? login.user() : user, e);
             fatal(PgErrors.toError(e, Optional.empty()));
         } catch (StackOverflowError | LinkageError | AssertionError e) {
             // what a statement's own code throws must end its session with an answer, not leave
             // the client waiting on a connection nothing reads any more
-            LOG.error("PostgreSQL session {} failed", user, e);
+            LOG.error("PostgreSQL session {} failed", phase == Phase.LOGIN ? login.user() : user, e);
             fatal(PgErrors.toError(e, Optional.empty()));
         }
     }
@@ -207,119 +201,19 @@ public final class PgSession implements AutoCloseable {
         }
     }
 
-    // ---- startup
+    // ---- login
 
     /** Called (on the worker, before the startup message) once the connection speaks TLS. */
     void encrypted() {
-        encrypted = true;
+        login.encrypted();
     }
 
-    private void startup(FrontendMessage message) {
-        if (message instanceof FrontendMessage.SslRequest || message instanceof FrontendMessage.GssEncRequest) {
-            // TLS, when configured, is taken up by the connection handler; here it is refused (or asked again).
-            out.send(new BackendMessage.EncryptionRefused());
-            out.flush();
-        } else if (message instanceof FrontendMessage.CancelRequest cancel) {
-            context.cancels().cancel(cancel.processId(), cancel.secretKey());
-            out.closeConnection();
-            close();
-        } else if (message instanceof FrontendMessage.Startup startup) {
-            Optional<String> name = startup.parameter("user");
-            if (name.isEmpty() || name.get().isEmpty()) {
-                fatal(new BackendMessage.ErrorResponse("FATAL", "28000", "no PostgreSQL user name specified in startup packet"));
-                return;
-            }
-            user = name.get();
-            if (context.tls().isPresent() && !encrypted) {
-                // As a pg_hba.conf of hostssl lines only: with TLS configured, passwords never cross in the clear.
-                fatal(new BackendMessage.ErrorResponse("FATAL", "28000",
-                        "this server accepts only TLS connections; connect with sslmode=require"));
-                return;
-            }
-            settings = SessionSettings.startup(startup.parameters());
-            if (!context.sessions().authenticates()) {
-                ready();
-                return;
-            }
-            phase = Phase.AUTHENTICATING;
-            if (context.scramUsers().isPresent()) {
-                out.send(new BackendMessage.AuthenticationSasl(List.of(ScramSha256Authenticator.MECHANISM)));
-            } else {
-                out.send(new BackendMessage.AuthenticationCleartextPassword());
-            }
-            out.flush();
-        } else {
-            fatal(new BackendMessage.ErrorResponse("FATAL", PgException.PROTOCOL_VIOLATION,
-                    "Expected a startup message, got " + message));
-        }
-    }
-
-    private void authenticate(FrontendMessage message) {
-        if (!(message instanceof FrontendMessage.AuthenticationResponse response)) {
-            fatal(new BackendMessage.ErrorResponse("FATAL", PgException.PROTOCOL_VIOLATION,
-                    "Expected a password message, got " + message));
-            return;
-        }
-        try {
-            if (context.scramUsers().isEmpty()) {
-                login(response.password(), Optional.empty());
-            } else if (scram.isEmpty()) {
-                FrontendMessage.AuthenticationResponse.SaslInitialResponse initial = response.saslInitialResponse();
-                if (!initial.mechanism().equals(ScramSha256Authenticator.MECHANISM)) {
-                    fatal(new BackendMessage.ErrorResponse("FATAL", PgException.PROTOCOL_VIOLATION,
-                            "client selected an invalid SASL authentication mechanism '" + initial.mechanism()
-                                    + "' (this server offers " + ScramSha256Authenticator.MECHANISM + ")"));
-                    return;
-                }
-                scram = Optional.of(context.scramUsers().get().authenticator(user));
-                byte[] serverFirst = scram.get().serverFirstMessage(initial.data().orElseThrow(
-                        () -> new MalformedScramMessageException("the SASLInitialResponse has no client-first-message")));
-                out.send(new BackendMessage.AuthenticationSaslContinue(serverFirst));
-                out.flush();
-            } else {
-                scramFinal(response.saslResponse());
-            }
-        } catch (MalformedScramMessageException | ProtocolException e) {
-            LOG.info("PostgreSQL login of user '{}' broke off: {}", user, e.getMessage());
-            fatal(new BackendMessage.ErrorResponse("FATAL", PgException.PROTOCOL_VIOLATION, e.getMessage()));
-        }
-    }
-
-    private void scramFinal(byte[] clientFinal) {
-        Optional<byte[]> serverFinal = scram.get().serverFinalMessage(clientFinal);
-        Optional<String> password = context.scramUsers().get().password(user);
-        if (serverFinal.isEmpty() || password.isEmpty()) {
-            LOG.info("PostgreSQL SCRAM login of user '{}' refused: {}", user,
-                    password.isEmpty() ? "not a user of the password file" : "wrong proof");
-            refuseLogin();
-            return;
-        }
-        login(password.get(), serverFinal);
-    }
-
-    /**
-     * Opens the user's own Fluss SASL/PLAIN connection with {@code password}: Fluss accepting it is
-     * the check for a cleartext password, and still decides after a verified SCRAM proof (a user of
-     * the password file that Fluss does not know, or knows by another password, is refused alike).
-     */
-    private void login(String password, Optional<byte[]> serverFinal) {
-        Credentials given = new Credentials(user, password);
-        try (Sessions.Lease ignored = context.sessions().acquire(Optional.of(given))) {
-            // Opening the principal's session is the check: Fluss accepted the SASL/PLAIN login.
-        } catch (RuntimeException e) {
-            LOG.info("PostgreSQL login of user '{}' refused: {}", user, e.getMessage());
-            refuseLogin();
-            return;
-        }
-        credentials = Optional.of(given);
-        serverFinal.ifPresent(data -> out.send(new BackendMessage.AuthenticationSaslFinal(data)));
+    /** The login succeeded: the session is ready for queries. */
+    private void loggedIn(String user, Optional<Credentials> credentials, SessionSettings settings) {
+        this.user = user;
+        this.credentials = credentials;
+        this.settings = settings;
         ready();
-    }
-
-    /** The one answer to every refused login, so that a client cannot tell an unknown user from a wrong password. */
-    private void refuseLogin() {
-        fatal(new BackendMessage.ErrorResponse("FATAL", "28P01", "password authentication failed for user \""
-                + user + "\""));
     }
 
     private void ready() {
