@@ -10,6 +10,7 @@ import dev.riffle.pgwire.protocol.ProtocolException;
 import dev.riffle.server.principal.Credentials;
 import dev.riffle.server.session.Sessions;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -52,7 +53,7 @@ final class PgLogin {
     private boolean encrypted;
     private boolean startupDone;
     private String user = "";
-    private SessionSettings settings = SessionSettings.startup(java.util.Map.of());
+    private SessionSettings settings = SessionSettings.startup(Map.of());
     /** The SCRAM exchange under way, once the client chose its mechanism. */
     private Optional<ScramSha256Authenticator> scram = Optional.empty();
 

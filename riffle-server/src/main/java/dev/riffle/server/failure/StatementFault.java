@@ -2,9 +2,11 @@ package dev.riffle.server.failure;
 
 import dev.riffle.server.failure.Failures.Failure;
 import java.time.DateTimeException;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import java.util.regex.PatternSyntaxException;
 
 /**
  * A statement's own fault, found beneath whatever wraps it: a value it computes or reads that is
@@ -36,7 +38,7 @@ final class StatementFault {
         for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
             String why = cause.getMessage() == null ? "" : cause.getMessage();
             if (cause instanceof ArithmeticException) {
-                return why.toLowerCase(java.util.Locale.ROOT).contains("by zero")
+                return why.toLowerCase(Locale.ROOT).contains("by zero")
                         ? fault("division_by_zero", "division by zero")
                         : fault("numeric_out_of_range", "value out of range: " + why);
             }
@@ -48,7 +50,7 @@ final class StatementFault {
                     && DATETIME.matcher(why).find())) {
                 return fault("invalid_datetime", why);
             }
-            if (cause instanceof java.util.regex.PatternSyntaxException || (cause instanceof IllegalArgumentException
+            if (cause instanceof PatternSyntaxException || (cause instanceof IllegalArgumentException
                     && why.startsWith("invalid regular expression"))) {
                 return fault("invalid_regular_expression", why);
             }

@@ -1,9 +1,8 @@
 package dev.riffle.sql.catalog;
 
-import dev.riffle.sql.dialect.Dialect;
-
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.planner.ReadPlan;
 import java.util.Collection;
@@ -19,8 +18,10 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.SchemaVersion;
 import org.apache.calcite.schema.Schemas;
 import org.apache.calcite.schema.Table;
+import org.apache.calcite.schema.impl.ViewTable;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
+import org.apache.fluss.types.DataTypeRoot;
 
 /**
  * One Fluss database as a SQL schema, read live: every lookup asks the cluster, so tables created
@@ -107,16 +108,16 @@ public final class FlussDatabaseSchema implements Schema {
         StringBuilder view = new StringBuilder("SELECT * FROM ").append(quoted(database)).append('.')
                 .append(quoted(tableName)).append(" WHERE ");
         for (int i = 0; i < keys.size(); i++) {
-            org.apache.fluss.types.DataTypeRoot type = table.get().getRowType()
+            DataTypeRoot type = table.get().getRowType()
                     .getTypeAt(table.get().getRowType().getFieldIndex(keys.get(i))).getTypeRoot();
-            boolean text = type == org.apache.fluss.types.DataTypeRoot.STRING
-                    || type == org.apache.fluss.types.DataTypeRoot.CHAR;
+            boolean text = type == DataTypeRoot.STRING
+                    || type == DataTypeRoot.CHAR;
             view.append(i == 0 ? "" : " AND ").append(text ? quoted(keys.get(i))
                     : "CAST(" + quoted(keys.get(i)) + " AS VARCHAR)").append(" = '")
                     .append(values[i].replace("'", "''")).append('\'');
         }
         FlussTable whole = new FlussTable(session, table.get(), ReadPlan.Source.CURRENT);
-        return Optional.of(new org.apache.calcite.schema.impl.ViewTable(Object[].class, whole::getRowType,
+        return Optional.of(new ViewTable(Object[].class, whole::getRowType,
                 view.toString(), List.of(), List.of(database, name)));
     }
 

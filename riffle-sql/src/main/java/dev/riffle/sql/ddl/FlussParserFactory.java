@@ -20,6 +20,14 @@ public final class FlussParserFactory implements SqlParserImplFactory {
 
     @Override
     public SqlAbstractParserImpl getParser(Reader reader) {
+        return new FlussSqlParser(statement(reader));
+    }
+
+    /**
+     * The whole statement Calcite hands a parser factory as a reader: Riffle's parsers look at its
+     * text (DDL first) before Calcite's grammar does.
+     */
+    public static String statement(Reader reader) {
         StringBuilder sql = new StringBuilder();
         char[] buffer = new char[4096];
         try {
@@ -29,7 +37,7 @@ public final class FlussParserFactory implements SqlParserImplFactory {
         } catch (IOException e) {
             throw new UncheckedIOException("Cannot read the SQL statement", e);
         }
-        return new FlussSqlParser(sql.toString());
+        return sql.toString();
     }
 
     @Override

@@ -4,8 +4,10 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import java.util.Set;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlDataTypeSpec;
 import org.apache.calcite.sql.SqlFunction;
@@ -14,6 +16,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlNode;
 import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
 import org.apache.calcite.sql.util.SqlShuttle;
@@ -101,15 +104,15 @@ public final class ColumnNames {
     }
 
     /** The name an item has of its own: its alias, or the column an identifier names. */
-    private static java.util.Optional<String> explicit(SqlNode item) {
+    private static Optional<String> explicit(SqlNode item) {
         if (item.getKind() == SqlKind.AS) {
             List<SqlNode> operands = ((SqlCall) item).getOperandList();
-            return java.util.Optional.of(((SqlIdentifier) operands.get(1)).getSimple());
+            return Optional.of(((SqlIdentifier) operands.get(1)).getSimple());
         }
         if (item instanceof SqlIdentifier identifier && !identifier.isStar()) {
-            return java.util.Optional.of(identifier.names.get(identifier.names.size() - 1));
+            return Optional.of(identifier.names.get(identifier.names.size() - 1));
         }
-        return java.util.Optional.empty();
+        return Optional.empty();
     }
 
     private static boolean isStar(SqlNode item) {
@@ -125,9 +128,9 @@ public final class ColumnNames {
             return UNNAMED; // a literal, a dynamic parameter
         }
         SqlKind kind = call.getKind();
-        if (kind == SqlKind.CAST && call.getOperator() == org.apache.calcite.sql.fun.SqlLibraryOperators.INFIX_CAST
+        if (kind == SqlKind.CAST && call.getOperator() == SqlLibraryOperators.INFIX_CAST
                 && call.operand(0) instanceof SqlBasicCall inner
-                && inner.getOperator() instanceof org.apache.calcite.sql.SqlBinaryOperator && inner.getKind() != SqlKind.CAST) {
+                && inner.getOperator() instanceof SqlBinaryOperator && inner.getKind() != SqlKind.CAST) {
             return UNNAMED; // a > b::t, which the parser reads (a > b)::t: PostgresCalls puts the cast back on b
         }
         if (kind == SqlKind.CAST) {

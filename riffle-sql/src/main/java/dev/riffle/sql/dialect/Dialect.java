@@ -3,6 +3,8 @@ package dev.riffle.sql.dialect;
 import dev.riffle.sql.ddl.FlussParserFactory;
 import java.util.Locale;
 import java.util.Properties;
+import org.apache.calcite.sql.validate.SqlConformance;
+import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
 /**
  * Which SQL a {@code jdbc:riffle} connection speaks ({@link #PROPERTY}{@code =calcite|postgresql}):
@@ -35,9 +37,9 @@ public enum Dialect {
     }
 
     /** What the validator allows in this dialect. */
-    public org.apache.calcite.sql.validate.SqlConformance conformance() {
+    public SqlConformance conformance() {
         return this == POSTGRESQL ? PostgresConformance.INSTANCE
-                : org.apache.calcite.sql.validate.SqlConformanceEnum.DEFAULT;
+                : SqlConformanceEnum.DEFAULT;
     }
 
     /** Calcite's connection properties for this dialect, before the user's own. */

@@ -5,8 +5,10 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import org.apache.calcite.avatica.util.TimeUnit;
 import org.apache.calcite.sql.SqlBasicCall;
+import org.apache.calcite.sql.SqlBasicTypeNameSpec;
 import org.apache.calcite.sql.SqlBinaryOperator;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlCharStringLiteral;
@@ -18,9 +20,16 @@ import org.apache.calcite.sql.SqlJsonConstructorNullClause;
 import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.SqlLiteral;
 import org.apache.calcite.sql.SqlNode;
+import org.apache.calcite.sql.SqlNodeList;
 import org.apache.calcite.sql.SqlOperator;
+import org.apache.calcite.sql.SqlSelect;
+import org.apache.calcite.sql.SqlSyntax;
+import org.apache.calcite.sql.SqlUnresolvedFunction;
+import org.apache.calcite.sql.fun.SqlBetweenOperator;
+import org.apache.calcite.sql.fun.SqlLibraryOperators;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.parser.SqlParserPos;
+import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.sql.util.SqlShuttle;
 
 /**
@@ -48,11 +57,11 @@ public final class PostgresCalls {
             Map.entry("century", TimeUnit.CENTURY), Map.entry("millennium", TimeUnit.MILLENNIUM));
 
     /** PostgreSQL's names of {@code timestamp with time zone}, an instant: Calcite's {@code TIMESTAMP WITH LOCAL TIME ZONE}. */
-    private static final java.util.Set<String> ZONED = java.util.Set.of("timestamptz", "timestamp_tz",
+    private static final Set<String> ZONED = Set.of("timestamptz", "timestamp_tz",
             "timestamp_with_time_zone");
 
     /** The catalogs' columns of PostgreSQL's vector types ({@code int2vector}, {@code oidvector}). */
-    private static final java.util.Set<String> VECTOR_COLUMNS = java.util.Set.of("indkey", "indoption", "indclass",
+    private static final Set<String> VECTOR_COLUMNS = Set.of("indkey", "indoption", "indclass",
             "indcollation", "proargtypes", "partattrs", "partclass", "partcollation", "stxkeys", "tgattr");
 
     private PostgresCalls() {}
@@ -83,7 +92,7 @@ public final class PostgresCalls {
         result.accept(new SqlShuttle() {
             @Override
             public SqlNode visit(SqlCall call) {
-                if (call instanceof org.apache.calcite.sql.SqlSelect select && select.getSelectList() != null) {
+                if (call instanceof SqlSelect select && select.getSelectList() != null) {
                     shownByName(select.getSelectList());
                 }
                 return super.visit(call);
@@ -97,12 +106,12 @@ public final class PostgresCalls {
      * PostgreSQL's output of those types is ({@code SELECT inhparent::regclass} shows
      * {@code shop.daily}); anywhere else it is the OID it stands for, to compare and join.
      */
-    private static void shownByName(org.apache.calcite.sql.SqlNodeList items) {
+    private static void shownByName(SqlNodeList items) {
         for (int i = 0; i < items.size(); i++) {
             SqlNode item = items.get(i);
             SqlCall as = item.getKind() == SqlKind.AS ? (SqlCall) item : null;
             SqlNode value = as == null ? item : as.operand(0);
-            if (!(value instanceof SqlBasicCall call) || !(call.getOperator() instanceof org.apache.calcite.sql.SqlUnresolvedFunction)) {
+            if (!(value instanceof SqlBasicCall call) || !(call.getOperator() instanceof SqlUnresolvedFunction)) {
                 continue;
             }
             SqlParserPos pos = call.getParserPosition();
@@ -146,7 +155,7 @@ public final class PostgresCalls {
         if (operator == SqlStdOperatorTable.CURRENT_CATALOG) {
             return function("current_database", pos);
         }
-        if (operator == org.apache.calcite.sql.fun.SqlLibraryOperators.INFIX_CAST && call.operandCount() == 2
+        if (operator == SqlLibraryOperators.INFIX_CAST && call.operandCount() == 2
                 && call.operand(0) instanceof SqlBasicCall inner && inner.getOperator() instanceof SqlBinaryOperator
                 && inner.operandCount() == 2) {
             // PostgreSQL's :: binds tighter than any operator: a = b::t is a = (b::t), not (a = b)::t
@@ -159,8 +168,8 @@ public final class PostgresCalls {
                     call.getKind() == SqlKind.POSIX_REGEX_CASE_INSENSITIVE, pos));
             return operator.getName().startsWith("NEGATED") ? SqlStdOperatorTable.NOT.createCall(pos, match) : match;
         }
-        if (call.getKind() == SqlKind.BETWEEN && call.getOperator() instanceof org.apache.calcite.sql.fun.SqlBetweenOperator between
-                && between.flag == org.apache.calcite.sql.fun.SqlBetweenOperator.Flag.ASYMMETRIC
+        if (call.getKind() == SqlKind.BETWEEN && call.getOperator() instanceof SqlBetweenOperator between
+                && between.flag == SqlBetweenOperator.Flag.ASYMMETRIC
                 && (timestampText(call.operand(1)) || timestampText(call.operand(2)))) {
             // at BETWEEN '2017-04-21T05:01:17Z' AND ... (Grafana's time filter) as the two comparisons,
             // whose strings the PostgreSQL type coercion reads as PostgreSQL reads them
@@ -175,7 +184,7 @@ public final class PostgresCalls {
         if (call.getKind() == SqlKind.CAST && call.operandCount() == 2 && call.operand(1) instanceof SqlDataTypeSpec type) {
             return cast(call, type, pos);
         }
-        if (call.getOperator().getSyntax() != org.apache.calcite.sql.SqlSyntax.FUNCTION) {
+        if (call.getOperator().getSyntax() != SqlSyntax.FUNCTION) {
             return call;
         }
         switch (name) {
@@ -184,8 +193,8 @@ public final class PostgresCalls {
                     // an instant, as PostgreSQL's timestamptz: comparable with Fluss's TIMESTAMP_LTZ columns
                     return SqlStdOperatorTable.CAST.createCall(pos, SqlStdOperatorTable.CURRENT_TIMESTAMP.createCall(pos,
                             SqlLiteral.createExactNumeric("3", pos)), new SqlDataTypeSpec(
-                                    new org.apache.calcite.sql.SqlBasicTypeNameSpec(
-                                            org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3, pos),
+                                    new SqlBasicTypeNameSpec(
+                                            SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE, 3, pos),
                                     pos));
                 }
             }
@@ -218,9 +227,9 @@ public final class PostgresCalls {
         if (zoned || target.equals("timestamp")) {
             // '2024-06-01T10:00:00'::timestamp, '...+02'::timestamptz: as PostgreSQL reads them
             // PostgreSQL's timestamps keep microseconds unless told otherwise; Calcite's keep seconds
-            SqlDataTypeSpec to = new SqlDataTypeSpec(new org.apache.calcite.sql.SqlBasicTypeNameSpec(zoned
-                    ? org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
-                    : org.apache.calcite.sql.type.SqlTypeName.TIMESTAMP, precision(type, 6), pos), pos);
+            SqlDataTypeSpec to = new SqlDataTypeSpec(new SqlBasicTypeNameSpec(zoned
+                    ? SqlTypeName.TIMESTAMP_WITH_LOCAL_TIME_ZONE
+                    : SqlTypeName.TIMESTAMP, precision(type, 6), pos), pos);
             SqlNode value = operand instanceof SqlCharStringLiteral text
                     ? PostgresDateTimes.timestamp(text.getValueAs(String.class), zoned)
                             .<SqlNode>map(t -> SqlLiteral.createCharString(t, text.getParserPosition())).orElse(operand)
@@ -239,7 +248,7 @@ public final class PostgresCalls {
             }
             case "text", "varchar", "name", "bpchar" -> {
                 // a relation's OID shown as a relation: its name
-                if (operand instanceof SqlBasicCall inner && inner.getOperator() instanceof org.apache.calcite.sql.SqlUnresolvedFunction
+                if (operand instanceof SqlBasicCall inner && inner.getOperator() instanceof SqlUnresolvedFunction
                         && inner.getOperator().getName().equalsIgnoreCase("regclass") && inner.operandCount() == 1) {
                     return function("regclass_name", pos, inner);
                 }
@@ -269,7 +278,7 @@ public final class PostgresCalls {
 
     /** The precision a type spec gives, else {@code otherwise}. */
     private static int precision(SqlDataTypeSpec type, int otherwise) {
-        return type.getTypeNameSpec() instanceof org.apache.calcite.sql.SqlBasicTypeNameSpec basic
+        return type.getTypeNameSpec() instanceof SqlBasicTypeNameSpec basic
                 && basic.getPrecision() >= 0 ? basic.getPrecision() : otherwise;
     }
 
@@ -280,7 +289,7 @@ public final class PostgresCalls {
 
     private static SqlNode function(String name, SqlParserPos pos, SqlNode... operands) {
         SqlIdentifier identifier = new SqlIdentifier(name, pos);
-        return new SqlBasicCall(new org.apache.calcite.sql.SqlUnresolvedFunction(identifier, null, null, null, null,
+        return new SqlBasicCall(new SqlUnresolvedFunction(identifier, null, null, null, null,
                 SqlFunctionCategory.USER_DEFINED_FUNCTION), operands, pos);
     }
 }

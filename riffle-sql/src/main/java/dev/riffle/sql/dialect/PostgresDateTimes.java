@@ -1,5 +1,6 @@
 package dev.riffle.sql.dialect;
 
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -39,7 +40,7 @@ final class PostgresDateTimes {
         }
         LocalDateTime local;
         try {
-            local = java.time.LocalDate.parse(m.group(1), DATE).atTime(
+            local = LocalDate.parse(m.group(1), DATE).atTime(
                     m.group(2) == null ? 0 : Integer.parseInt(m.group(2)),
                     m.group(3) == null ? 0 : Integer.parseInt(m.group(3)),
                     m.group(4) == null ? 0 : Integer.parseInt(m.group(4)));

@@ -4,11 +4,10 @@ import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.ddl.DdlStatement;
 import dev.riffle.sql.ddl.DdlSyntaxException;
 import dev.riffle.sql.ddl.FlussDdlExecutor;
+import dev.riffle.sql.ddl.FlussParserFactory;
 import dev.riffle.sql.ddl.SqlFlussDdl;
-import java.io.IOException;
 import java.io.Reader;
 import java.io.StringReader;
-import java.io.UncheckedIOException;
 import java.util.Optional;
 import org.apache.calcite.server.DdlExecutor;
 import org.apache.calcite.sql.SqlNode;
@@ -31,16 +30,7 @@ public final class PostgresParserFactory implements SqlParserImplFactory {
 
     @Override
     public SqlAbstractParserImpl getParser(Reader reader) {
-        StringBuilder sql = new StringBuilder();
-        char[] buffer = new char[4096];
-        try {
-            for (int read; (read = reader.read(buffer)) >= 0; ) {
-                sql.append(buffer, 0, read);
-            }
-        } catch (IOException e) {
-            throw new UncheckedIOException("Cannot read the SQL statement", e);
-        }
-        return new Parser(sql.toString());
+        return new Parser(FlussParserFactory.statement(reader));
     }
 
     @Override

@@ -6,6 +6,7 @@ import java.util.Deque;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 
@@ -33,13 +34,13 @@ public final class PostgresSyntax {
     private static final Pattern INTERVAL_CAST_AFTER = Pattern.compile("(?i)\\s*::\\s*interval\\b(?!\\s*\\()");
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*|[(),.]");
     /** Words Calcite reserves that tools use as column labels ({@code AS default}, {@code AS user}). */
-    private static final java.util.Set<String> RESERVED_LABELS = java.util.Set.of("default", "user", "value", "position",
+    private static final Set<String> RESERVED_LABELS = Set.of("default", "user", "value", "position",
             "start", "end", "result", "row", "rows", "range", "order", "group", "table", "column", "check", "language",
             "offset", "limit", "left", "right", "count", "min", "max", "sum", "avg", "first", "last", "key", "all",
             "case", "when", "then", "else", "both", "system", "schema", "current", "absolute", "method", "size",
             "update", "insert", "delete", "select", "role", "merge", "grant", "references", "trigger", "usage");
     /** Words that may follow FROM or a comma there and an opening parenthesis, yet are no function. */
-    private static final java.util.Set<String> FROM_WORDS = java.util.Set.of("unnest", "table", "lateral", "select",
+    private static final Set<String> FROM_WORDS = Set.of("unnest", "table", "lateral", "select",
             "values", "only", "with", "json_table", "xmltable", "rows");
     private static final Pattern QUALIFIER = Pattern.compile("(?i)pg_catalog\\s*\\.\\s*$");
 

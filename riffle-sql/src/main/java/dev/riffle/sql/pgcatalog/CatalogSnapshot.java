@@ -4,12 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.FlussSession;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Collections;
+import java.util.Comparator;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Supplier;
+import org.apache.fluss.metadata.DatabaseInfo;
+import org.apache.fluss.metadata.PartitionInfo;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -88,13 +95,13 @@ public final class CatalogSnapshot {
     private final List<Namespace> namespaces;
     private final List<Relation> relations;
     /** Fluss's databases' comments, asked for when a statement first reads one (an RPC per database). */
-    private final java.util.function.Supplier<Map<String, String>> fetchComments;
+    private final Supplier<Map<String, String>> fetchComments;
     private volatile Map<String, String> databaseComments;
     private final Map<Integer, Relation> byOid = new HashMap<>();
     private final Map<Integer, Namespace> namespacesByOid = new HashMap<>();
 
     private CatalogSnapshot(List<Namespace> namespaces, List<Relation> relations,
-            java.util.function.Supplier<Map<String, String>> databaseComments) {
+            Supplier<Map<String, String>> databaseComments) {
         this.namespaces = List.copyOf(namespaces);
         this.relations = List.copyOf(relations);
         this.fetchComments = databaseComments;
@@ -121,8 +128,8 @@ public final class CatalogSnapshot {
             relations.add(new Relation(table.oid(), namespace, table.name(), table.kind(), attributes, Optional.empty(),
                     List.of(), Optional.empty()));
         }
-        Map<Relation, java.util.concurrent.CompletableFuture<List<org.apache.fluss.metadata.PartitionInfo>>> partitioned =
-                new java.util.LinkedHashMap<>();
+        Map<Relation, CompletableFuture<List<PartitionInfo>>> partitioned =
+                new LinkedHashMap<>();
         for (String database : new TreeSet<>(session.databases())) {
             Namespace namespace = new Namespace(Oids.namespace(database), database);
             namespaces.add(namespace);
@@ -143,8 +150,8 @@ public final class CatalogSnapshot {
 
     /** The comments of {@code databases}, asked for all at once. */
     private static Map<String, String> comments(FlussSession session, List<String> databases) {
-        Map<String, java.util.concurrent.CompletableFuture<org.apache.fluss.metadata.DatabaseInfo>> asked =
-                new java.util.LinkedHashMap<>();
+        Map<String, CompletableFuture<DatabaseInfo>> asked =
+                new LinkedHashMap<>();
         databases.forEach(database -> asked.put(database, session.admin().getDatabaseInfo(database)));
         Map<String, String> comments = new HashMap<>();
         asked.forEach((database, info) -> {
@@ -173,18 +180,18 @@ public final class CatalogSnapshot {
     }
 
     /** The partitions of {@code table} as relations {@code t$p} (none if it was dropped meanwhile). */
-    private static List<Relation> partitions(Relation table, java.util.concurrent.CompletableFuture<
-            List<org.apache.fluss.metadata.PartitionInfo>> asked, FlussSession session) {
-        List<org.apache.fluss.metadata.PartitionInfo> infos;
+    private static List<Relation> partitions(Relation table, CompletableFuture<
+            List<PartitionInfo>> asked, FlussSession session) {
+        List<PartitionInfo> infos;
         try {
             infos = new ArrayList<>(FlussSession.await(asked, "Listing the partitions of " + table.name()));
         } catch (RuntimeException droppedMeanwhile) {
             return List.of();
         }
-        infos.sort(java.util.Comparator.comparing(org.apache.fluss.metadata.PartitionInfo::getPartitionName));
+        infos.sort(Comparator.comparing(PartitionInfo::getPartitionName));
         List<Relation> partitions = new ArrayList<>();
-        for (org.apache.fluss.metadata.PartitionInfo info : infos) {
-            String values = String.join(", ", java.util.Arrays.stream(info.getPartitionName().split("\\$", -1))
+        for (PartitionInfo info : infos) {
+            String values = String.join(", ", Arrays.stream(info.getPartitionName().split("\\$", -1))
                     .map(v -> "'" + v.replace("'", "''") + "'").toList());
             partitions.add(new Relation(Oids.partition(info.getPartitionId()), table.namespace(),
                     table.name() + "$" + info.getPartitionName(), 'r', table.attributes(), Optional.empty(), List.of(),

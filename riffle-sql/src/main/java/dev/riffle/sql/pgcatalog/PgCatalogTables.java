@@ -17,6 +17,7 @@ import static dev.riffle.sql.pgcatalog.PgType.TIMESTAMPTZ;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Attribute;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -383,7 +384,7 @@ public final class PgCatalogTables {
         return snapshot.relations().stream().filter(Relation::isFlussTable).toList();
     }
 
-    private static <T> List<Object[]> map(java.util.Collection<T> items, java.util.function.Function<T, Object[]> row) {
+    private static <T> List<Object[]> map(Collection<T> items, java.util.function.Function<T, Object[]> row) {
         List<Object[]> rows = new ArrayList<>(items.size());
         for (T item : items) {
             rows.add(row.apply(item));

@@ -2,6 +2,7 @@ package dev.riffle.sql.pgcatalog;
 
 import static java.util.Objects.requireNonNull;
 
+import java.util.Optional;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DecimalType;
@@ -74,7 +75,7 @@ public record PgColumnType(PgType type, boolean array, int typmod) {
 
     /** PostgreSQL's {@code format_type(oid, typmod)}; empty text's question mark for a type it does not know. */
     public static String formatType(int oid, int typmod) {
-        java.util.Optional<PgType> scalar = PgType.ofOid(oid);
+        Optional<PgType> scalar = PgType.ofOid(oid);
         if (scalar.isEmpty()) {
             return PgType.ofArrayOid(oid).map(element -> formatType(element.oid(), typmod) + "[]").orElse("???");
         }

@@ -7,6 +7,8 @@ import dev.riffle.sql.exec.GuardedText;
 import dev.riffle.sql.exec.SessionHost;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
 import java.lang.reflect.Array;
+import java.lang.reflect.Method;
+import java.lang.reflect.Modifier;
 import java.util.ArrayList;
 import java.util.Collection;
 import java.util.HashMap;
@@ -15,11 +17,21 @@ import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Pattern;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.schema.Function;
-import org.apache.calcite.schema.SchemaPlus;
-import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.linq4j.AbstractEnumerable;
+import org.apache.calcite.linq4j.Enumerable;
+import org.apache.calcite.linq4j.Enumerator;
+import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.linq4j.function.Strict;
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
+import org.apache.calcite.schema.Function;
+import org.apache.calcite.schema.ScannableTable;
+import org.apache.calcite.schema.SchemaPlus;
+import org.apache.calcite.schema.impl.AbstractTable;
+import org.apache.calcite.schema.impl.ScalarFunctionImpl;
+import org.apache.calcite.schema.impl.TableFunctionImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -129,22 +141,22 @@ public final class PgFunctions {
                 SqlTypeName.VARCHAR, SqlTypeName.BOOLEAN);
         plain(functions, "regtype", "regtype");
         plain(functions, "regproc", "regproc");
-        for (java.lang.reflect.Method method : PgFunctions.class.getMethods()) {
+        for (Method method : PgFunctions.class.getMethods()) {
             if (method.getName().equals("partitionAncestors")) {
                 functions.computeIfAbsent("pg_partition_ancestors", n -> new ArrayList<>())
-                        .add(org.apache.calcite.schema.impl.TableFunctionImpl.create(method));
+                        .add(TableFunctionImpl.create(method));
             }
             if (method.getName().equals("generateSeries")) {
                 functions.computeIfAbsent("generate_series", n -> new ArrayList<>())
-                        .add(org.apache.calcite.schema.impl.TableFunctionImpl.create(method));
+                        .add(TableFunctionImpl.create(method));
             }
         }
         return Map.copyOf(functions);
     }
 
     private static void plain(Map<String, List<Function>> functions, String name, String method) {
-        for (java.lang.reflect.Method candidate : PgFunctions.class.getMethods()) {
-            if (candidate.getName().equals(method) && java.lang.reflect.Modifier.isStatic(candidate.getModifiers())
+        for (Method candidate : PgFunctions.class.getMethods()) {
+            if (candidate.getName().equals(method) && Modifier.isStatic(candidate.getModifiers())
                     && (candidate.getParameterCount() == 0 || candidate.getParameterTypes()[0] != DataContext.class)) {
                 functions.computeIfAbsent(name, n -> new ArrayList<>()).add(ScalarFunctionImpl.create(candidate));
             }
@@ -325,12 +337,12 @@ public final class PgFunctions {
      * {@code pg_partition_ancestors(rel)}: the relation and the tables it is a partition of, as
      * {@code relid}s: a partition {@code t$p}, then its table.
      */
-    public static org.apache.calcite.schema.ScannableTable partitionAncestors(String relation) {
+    public static ScannableTable partitionAncestors(String relation) {
         return new Ancestors(relation);
     }
 
-    private static final class Ancestors extends org.apache.calcite.schema.impl.AbstractTable
-            implements org.apache.calcite.schema.ScannableTable {
+    private static final class Ancestors extends AbstractTable
+            implements ScannableTable {
         private final String relation;
 
         Ancestors(String relation) {
@@ -338,14 +350,14 @@ public final class PgFunctions {
         }
 
         @Override
-        public org.apache.calcite.rel.type.RelDataType getRowType(org.apache.calcite.rel.type.RelDataTypeFactory factory) {
+        public RelDataType getRowType(RelDataTypeFactory factory) {
             return factory.builder().add("relid", SqlTypeName.INTEGER).build();
         }
 
         @Override
-        public org.apache.calcite.linq4j.Enumerable<Object[]> scan(DataContext root) {
+        public Enumerable<Object[]> scan(DataContext root) {
             if (relation == null) {
-                return org.apache.calcite.linq4j.Linq4j.emptyEnumerable();
+                return Linq4j.emptyEnumerable();
             }
             List<Object[]> ancestors = new ArrayList<>();
             Optional<Relation> next = snapshot(root).relation(regclass(root, relation));
@@ -353,7 +365,7 @@ public final class PgFunctions {
                 ancestors.add(new Object[] {next.get().oid()});
                 next = next.get().partition().flatMap(p -> snapshot(root).relation(p.parent()));
             }
-            return org.apache.calcite.linq4j.Linq4j.asEnumerable(ancestors);
+            return Linq4j.asEnumerable(ancestors);
         }
     }
 
@@ -362,23 +374,23 @@ public final class PgFunctions {
      * an argument is NULL. (The arguments are boxed: the planner asks for the series' columns
      * before it knows arguments that are not constants.)
      */
-    public static org.apache.calcite.schema.ScannableTable generateSeries(Integer start, Integer stop) {
+    public static ScannableTable generateSeries(Integer start, Integer stop) {
         return generateSeries(start, stop, 1);
     }
 
     /** {@code generate_series(start, stop, step)}: every step-th integer from start to stop (step not 0). */
-    public static org.apache.calcite.schema.ScannableTable generateSeries(Integer start, Integer stop, Integer step) {
+    public static ScannableTable generateSeries(Integer start, Integer stop, Integer step) {
         return start == null || stop == null || step == null ? Series.NONE_INTEGER
                 : new Series(start, stop, step, true);
     }
 
     /** {@code generate_series(start, stop)} of {@code bigint}s. */
-    public static org.apache.calcite.schema.ScannableTable generateSeries(Long start, Long stop) {
+    public static ScannableTable generateSeries(Long start, Long stop) {
         return generateSeries(start, stop, 1L);
     }
 
     /** {@code generate_series(start, stop, step)} of {@code bigint}s. */
-    public static org.apache.calcite.schema.ScannableTable generateSeries(Long start, Long stop, Long step) {
+    public static ScannableTable generateSeries(Long start, Long stop, Long step) {
         return start == null || stop == null || step == null ? Series.NONE_BIGINT
                 : new Series(start, stop, step, false);
     }
@@ -388,8 +400,8 @@ public final class PgFunctions {
      * held). As in PostgreSQL, a series of {@code integer}s is {@code integer} (pgjdbc subscripts
      * arrays with it: {@code con.conkey[pos.n]}), one of {@code bigint}s {@code bigint}.
      */
-    private static final class Series extends org.apache.calcite.schema.impl.AbstractTable
-            implements org.apache.calcite.schema.ScannableTable {
+    private static final class Series extends AbstractTable
+            implements ScannableTable {
         private final long start;
         private final long stop;
         private final long step;
@@ -409,17 +421,17 @@ public final class PgFunctions {
         }
 
         @Override
-        public org.apache.calcite.rel.type.RelDataType getRowType(org.apache.calcite.rel.type.RelDataTypeFactory factory) {
+        public RelDataType getRowType(RelDataTypeFactory factory) {
             return factory.builder().add("generate_series", integers ? SqlTypeName.INTEGER : SqlTypeName.BIGINT)
                     .build();
         }
 
         @Override
-        public org.apache.calcite.linq4j.Enumerable<Object[]> scan(DataContext root) {
-            return new org.apache.calcite.linq4j.AbstractEnumerable<>() {
+        public Enumerable<Object[]> scan(DataContext root) {
+            return new AbstractEnumerable<>() {
                 @Override
-                public org.apache.calcite.linq4j.Enumerator<Object[]> enumerator() {
-                    return new org.apache.calcite.linq4j.Enumerator<>() {
+                public Enumerator<Object[]> enumerator() {
+                    return new Enumerator<>() {
                         private long next = start;
                         private boolean ended;
                         private Object[] current;
@@ -583,7 +595,7 @@ public final class PgFunctions {
         if (text == null || pattern == null) {
             return null;
         }
-        java.util.regex.Pattern compiled = RegexPatterns.compile(pattern, ignoreCase);
+        Pattern compiled = RegexPatterns.compile(pattern, ignoreCase);
         return compiled.matcher(new GuardedText(text, ExecutionGuard.of(root))).find();
     }
 
