@@ -661,6 +661,9 @@ class PgJdbcIT {
                 assertThat(columns.getColumnTypeName(2)).isEqualTo("numeric");
                 assertThat(columns.getColumnLabel(4)).isEqualTo("r");
                 assertThat(columns.getColumnType(3)).isEqualTo(java.sql.Types.BIGINT);
+                // numeric(10,2)'s type modifier travels in the RowDescription
+                assertThat(columns.getPrecision(2)).isEqualTo(10);
+                assertThat(columns.getScale(2)).isEqualTo(2);
             }
         }
     }

@@ -519,7 +519,7 @@ public final class PgSession implements AutoCloseable {
                 targets.add(i < parameters.size() ? ColumnType.of(parameters.get(i)).scalar() : PgType.TEXT);
             }
             for (Field field : statementShape.rows().getFields()) {
-                columns.add(new Prepared.Column(field.getName(), ColumnType.of(field)));
+                columns.add(Prepared.Column.of(field));
             }
         }
         int count = Math.max(placeholders.count(), declared.size());
@@ -675,7 +675,7 @@ public final class PgSession implements AutoCloseable {
                 if (describeRows) {
                     List<Prepared.Column> columns = new ArrayList<>();
                     for (Field field : rows.reader().schema().getFields()) {
-                        columns.add(new Prepared.Column(field.getName(), ColumnType.of(field)));
+                        columns.add(Prepared.Column.of(field));
                     }
                     out.send(rowDescription(columns, List.of()));
                 }
@@ -804,7 +804,8 @@ public final class PgSession implements AutoCloseable {
         for (int c = 0; c < columns.size(); c++) {
             Prepared.Column column = columns.get(c);
             short format = c < formats.size() ? formats.get(c) : 0;
-            described.add(new BackendMessage.Column(column.name(), column.type().oid(), column.type().size(), -1, format));
+            described.add(new BackendMessage.Column(column.name(), column.type().oid(), column.type().size(),
+                    column.typmod(), format));
         }
         return new BackendMessage.RowDescription(described);
     }

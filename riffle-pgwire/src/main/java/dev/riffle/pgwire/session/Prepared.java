@@ -1,14 +1,15 @@
 package dev.riffle.pgwire.session;
 
-import dev.riffle.sql.pgcatalog.PgType;
-
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.sql.LocalStatement;
 import dev.riffle.pgwire.sql.Placeholders;
 import dev.riffle.pgwire.types.ColumnType;
 import dev.riffle.sql.exec.StatementShape;
+import dev.riffle.sql.pgcatalog.PgType;
 import java.util.List;
+import org.apache.arrow.vector.types.pojo.ArrowType;
+import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * A parsed statement (named, or the unnamed one): what it is, the types of its parameters (as
@@ -29,8 +30,31 @@ record Prepared(String name, String sql, Plan plan, List<PgType> parameterTypes,
         columns = List.copyOf(columns);
     }
 
-    /** One answered column. */
-    record Column(String name, ColumnType type) {}
+    /**
+     * One answered column: its name, type and PostgreSQL's type modifier ({@code numeric(10,2)}'s
+     * precision and scale, a timestamp's fractional digits; -1 for none), which drivers report
+     * as a column's precision and scale.
+     */
+    record Column(String name, ColumnType type, int typmod) {
+        /** The column an Arrow field of a statement's rows is. */
+        static Column of(Field field) {
+            return new Column(field.getName(), ColumnType.of(field), typmod(field.getType()));
+        }
+
+        private static int typmod(ArrowType type) {
+            if (type instanceof ArrowType.Decimal decimal) {
+                return ((decimal.getPrecision() << 16) | decimal.getScale()) + 4; // PostgreSQL's VARHDRSZ
+            }
+            if (type instanceof ArrowType.Timestamp timestamp) {
+                return switch (timestamp.getUnit()) {
+                    case SECOND -> 0;
+                    case MILLISECOND -> 3;
+                    case MICROSECOND, NANOSECOND -> 6; // PostgreSQL keeps microseconds at most
+                };
+            }
+            return -1;
+        }
+    }
 
     /** How a statement is answered. */
     sealed interface Plan {
@@ -45,6 +69,6 @@ record Prepared(String name, String sql, Plan plan, List<PgType> parameterTypes,
     }
 
     static Column textColumn(String name) {
-        return new Column(name, new ColumnType(PgType.TEXT));
+        return new Column(name, new ColumnType(PgType.TEXT), -1);
     }
 }

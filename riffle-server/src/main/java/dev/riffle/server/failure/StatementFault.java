@@ -1,6 +1,7 @@
 package dev.riffle.server.failure;
 
 import dev.riffle.server.failure.Failures.Failure;
+import java.sql.SQLException;
 import java.time.DateTimeException;
 import java.util.Locale;
 import java.util.Map;
@@ -26,6 +27,9 @@ final class StatementFault {
     private static final Pattern DATETIME = Pattern.compile(
             "Invalid (DATE|TIME|TIMESTAMP)[A-Z_ ]* value|field is out of range|Invalid date|Unparseable date");
 
+    /** The SQLSTATE of a {@link SQLException} that names the date or time text it could not read. */
+    static final String INVALID_DATETIME_FORMAT = "22007";
+
     private StatementFault() {}
 
     static Optional<Failure> of(Throwable failure, String message) {
@@ -35,7 +39,9 @@ final class StatementFault {
         if (GROUPING.matcher(message).find()) {
             return fault("grouping_error", message);
         }
-        for (Throwable cause = failure; cause != null; cause = cause.getCause() == cause ? null : cause.getCause()) {
+        Throwable wrapper = null;
+        for (Throwable cause = failure; cause != null;
+                wrapper = cause, cause = cause.getCause() == cause ? null : cause.getCause()) {
             String why = cause.getMessage() == null ? "" : cause.getMessage();
             if (cause instanceof ArithmeticException) {
                 return why.toLowerCase(Locale.ROOT).contains("by zero")
@@ -48,7 +54,9 @@ final class StatementFault {
             }
             if (cause instanceof DateTimeException || (cause instanceof IllegalArgumentException
                     && DATETIME.matcher(why).find())) {
-                return fault("invalid_datetime", why);
+                // A wrapper that already says which value was wrong (a parameter, by its number) says more.
+                return fault("invalid_datetime", wrapper instanceof SQLException described
+                        && INVALID_DATETIME_FORMAT.equals(described.getSQLState()) ? described.getMessage() : why);
             }
             if (cause instanceof PatternSyntaxException || (cause instanceof IllegalArgumentException
                     && why.startsWith("invalid regular expression"))) {

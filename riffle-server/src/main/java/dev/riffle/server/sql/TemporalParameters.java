@@ -69,7 +69,7 @@ final class TemporalParameters {
         } catch (DateTimeException e) {
             throw new SQLException("Parameter " + index + " is a " + (name.isEmpty() ? "date or time" : name) + ": '"
                     + text + "' is not one (write it as the JSON API does, for example "
-                    + example(jdbcType, instant) + ")", e);
+                    + example(jdbcType, instant) + ")", "22007", e);
         }
     }
 
