@@ -2,6 +2,9 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
 /**
  * A failure the PostgreSQL layer itself decides the SQLSTATE of (an unknown prepared statement,
  * a cancelled query, a statement Riffle does not serve), sent as an ErrorResponse.
@@ -12,6 +15,7 @@ import static java.util.Objects.requireNonNull;
  */
 public final class PgException extends RuntimeException {
     private static final long serialVersionUID = 1L;
+    private static final Logger LOG = LoggerFactory.getLogger(PgException.class);
 
     /** canceling statement due to user request. */
     public static final String QUERY_CANCELED = "57014";
@@ -27,5 +31,24 @@ public final class PgException extends RuntimeException {
 
     public String sqlState() {
         return sqlState;
+    }
+
+    /**
+     * A statement the SQL engine could not plan: one whose parsing or planning recursed past the
+     * stack (PostgreSQL's 54001), or one Calcite met a case it has no code for (an assertion of
+     * its own fails): 0A000 with Calcite's words, not an internal error of the server.
+     */
+    static PgException unplannable(Error e) {
+        if (e instanceof StackOverflowError) {
+            return new PgException("54001", "statement too complex: its expressions nest too deeply to plan");
+        }
+        LOG.warn("A statement the SQL engine cannot plan", e);
+        return new PgException(FEATURE_NOT_SUPPORTED, "Riffle cannot run this statement: " + e.getMessage());
+    }
+
+    /** A statement as an error message quotes it: on one line, its first 80 characters. */
+    static String quoted(String sql) {
+        String flat = sql.strip().replaceAll("\\s+", " ");
+        return flat.length() > 80 ? flat.substring(0, 80) + "..." : flat;
     }
 }

@@ -2,11 +2,13 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.sql.LocalStatement;
 import dev.riffle.pgwire.sql.Placeholders;
 import dev.riffle.pgwire.types.ColumnType;
 import dev.riffle.sql.exec.StatementShape;
 import dev.riffle.sql.pgcatalog.PgType;
+import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
@@ -66,6 +68,18 @@ record Prepared(String name, String sql, Plan plan, List<PgType> parameterTypes,
 
         /** Answered by the SQL engine: the statement with {@code ?} for each {@code $n}. */
         record Sql(Placeholders placeholders, StatementShape shape) implements Plan {}
+    }
+
+    /** The RowDescription of {@code columns}, each in the format given at its index (text past the last given). */
+    static BackendMessage.RowDescription rowDescription(List<Column> columns, List<Short> formats) {
+        List<BackendMessage.Column> described = new ArrayList<>(columns.size());
+        for (int c = 0; c < columns.size(); c++) {
+            Column column = columns.get(c);
+            short format = c < formats.size() ? formats.get(c) : 0;
+            described.add(new BackendMessage.Column(column.name(), column.type().oid(), column.type().size(),
+                    column.typmod(), format));
+        }
+        return new BackendMessage.RowDescription(described);
     }
 
     static Column textColumn(String name) {
