@@ -15,6 +15,7 @@ import java.net.Socket;
 import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
 import org.apache.fluss.metadata.TablePath;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
@@ -56,6 +57,69 @@ class PgProtocolIT {
             out.writeInt(text.length + 4);
             out.write(text);
             out.flush();
+        }
+
+        /** Sends one message of {@code type} with {@code body}, unflushed. */
+        void send(char type, byte[] body) throws IOException {
+            out.writeByte(type);
+            out.writeInt(body.length + 4);
+            out.write(body);
+        }
+
+        /** Parse of a named statement without declared parameter types. */
+        void parse(String statement, String sql) throws IOException {
+            send('P', (statement + "\0" + sql + "\0\0\0").getBytes(UTF_8));
+        }
+
+        /** Bind with text parameters; {@code resultFormats} one per column, or none. */
+        void bind(String portal, String statement, List<String> parameters, short... resultFormats)
+                throws IOException {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            DataOutputStream b = new DataOutputStream(body);
+            b.write((portal + "\0" + statement + "\0").getBytes(UTF_8));
+            b.writeShort(0); // parameter formats: all text
+            b.writeShort(parameters.size());
+            for (String parameter : parameters) {
+                byte[] value = parameter.getBytes(UTF_8);
+                b.writeInt(value.length);
+                b.write(value);
+            }
+            b.writeShort(resultFormats.length);
+            for (short format : resultFormats) {
+                b.writeShort(format);
+            }
+            send('B', body.toByteArray());
+        }
+
+        void execute(String portal) throws IOException {
+            ByteArrayOutputStream body = new ByteArrayOutputStream();
+            DataOutputStream b = new DataOutputStream(body);
+            b.write((portal + "\0").getBytes(UTF_8));
+            b.writeInt(0);
+            send('E', body.toByteArray());
+        }
+
+        /** Sync, flushed: the server answers what it was sent, then ReadyForQuery. */
+        void sync() throws IOException {
+            send('S', new byte[0]);
+            out.flush();
+        }
+
+        /** Reads messages up to ReadyForQuery; returns their types, and the text of any ErrorResponse. */
+        String untilReady() throws IOException {
+            StringBuilder seen = new StringBuilder();
+            while (true) {
+                char type = (char) in.readUnsignedByte();
+                byte[] body = new byte[in.readInt() - 4];
+                in.readFully(body);
+                seen.append(type);
+                if (type == 'E') {
+                    seen.append('(').append(new String(body, UTF_8).replace('\0', '|')).append(')');
+                }
+                if (type == 'Z') {
+                    return seen.toString();
+                }
+            }
         }
 
         /** Reads one message; returns its type (its body is skipped). */
@@ -135,6 +199,46 @@ class PgProtocolIT {
             try (Connection sql = PgJdbcIT.connect(server); Statement statement = sql.createStatement()) {
                 assertThat(PgJdbcIT.single(statement, "SELECT 1 + 1")).isEqualTo("2");
             }
+        }
+    }
+
+    @Test
+    void extendedQueryNamesAndCountsAreCheckedAsPostgresChecksThem(PgWireServer server) throws Exception {
+        try (RawClient client = new RawClient(server)) {
+            client.parse("s1", "SELECT $1::int + 1 AS n");
+            client.sync();
+            assertThat(client.untilReady()).isEqualTo("1Z");
+            // A second statement of that name: 42P05, and the first still answers.
+            client.parse("s1", "SELECT 2");
+            client.sync();
+            assertThat(client.untilReady()).contains("42P05").contains("prepared statement \"s1\" already exists")
+                    .endsWith("Z");
+            client.bind("", "s1", List.of("41"));
+            client.execute("");
+            client.sync();
+            assertThat(client.untilReady()).isEqualTo("2DCZ");
+            // A statement or portal nobody made: 26000 and 34000; what follows up to Sync is skipped.
+            client.bind("", "nope", List.of());
+            client.execute("");
+            client.sync();
+            assertThat(client.untilReady()).contains("26000").contains("prepared statement \"nope\" does not exist")
+                    .startsWith("E(").endsWith(")Z"); // the Execute after the failed Bind is skipped
+            client.execute("p9");
+            client.sync();
+            assertThat(client.untilReady()).contains("34000").contains("portal \"p9\" does not exist");
+            // Counts that do not match the statement: 08P01, and the session goes on.
+            client.bind("", "s1", List.of("1", "2"));
+            client.sync();
+            assertThat(client.untilReady()).contains("08P01")
+                    .contains("bind message supplies 2 parameters, but prepared statement \"s1\" requires 1");
+            client.bind("", "s1", List.of("1"), (short) 0, (short) 1);
+            client.sync();
+            assertThat(client.untilReady()).contains("08P01")
+                    .contains("bind message has 2 result formats but the statement answers 1 columns");
+            client.bind("", "s1", List.of("9"), (short) 1);
+            client.execute("");
+            client.sync();
+            assertThat(client.untilReady()).isEqualTo("2DCZ");
         }
     }
 

@@ -5,21 +5,20 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.pgwire.copy.CopyLineWriter;
 import dev.riffle.pgwire.copy.CopyOptions;
 import dev.riffle.pgwire.protocol.BackendMessage;
-import dev.riffle.pgwire.types.PgTextSink;
+import dev.riffle.pgwire.types.PgTextColumn;
+import dev.riffle.pgwire.types.RowBytes;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.sql.SqlResult;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Optional;
+import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.types.pojo.Field;
 
 /**
  * COPY TO STDOUT of one read: CopyOutResponse, then one CopyData per row (its values in
- * PostgreSQL's text form, by {@link PgTextSink}, laid out by {@link CopyLineWriter}) as the read
+ * PostgreSQL's text form, by {@link PgTextColumn}, laid out by {@link CopyLineWriter}) as the read
  * produces its batches, then CopyDone. Rows wait for a slow client as DataRows do; a cancel or the
  * scan timeout stops the copy between rows. Closing it frees the read and the request.
  *
@@ -30,6 +29,7 @@ import org.apache.arrow.vector.types.pojo.Field;
  * }</pre>
  */
 final class CopyOut implements AutoCloseable {
+    private static final byte COPY_DATA = 'd';
     private final RequestContext request;
     private final SqlResult.Rows rows;
     private final CopyLineWriter writer;
@@ -48,9 +48,9 @@ final class CopyOut implements AutoCloseable {
         List<Field> fields = reader.schema().getFields();
         out.send(new BackendMessage.CopyOutResponse(fields.size()));
         if (options.header()) {
-            out.send(data(writer.header(fields.stream().map(Field::getName).toList())));
+            out.send(new BackendMessage.CopyData(
+                    writer.header(fields.stream().map(Field::getName).toList()).getBytes(UTF_8)));
         }
-        PgTextSink text = new PgTextSink();
         long sent = 0;
         while (true) {
             cancellation.checkRequested(); // the read itself stops at its deadline
@@ -58,15 +58,9 @@ final class CopyOut implements AutoCloseable {
                 break;
             }
             try (ReadBatch batch = reader.next()) {
-                List<ArrowValueReader> columns = ArrowValueReader.ofColumns(batch.root().getFieldVectors());
-                List<Optional<String>> cells = new ArrayList<>(columns.size());
+                Lines lines = new Lines(batch.root().getFieldVectors(), writer);
                 for (int row = 0; row < batch.rowCount(); row++) {
-                    cells.clear();
-                    for (ArrowValueReader column : columns) {
-                        column.read(row, text);
-                        cells.add(text.take());
-                    }
-                    out.sendRow(data(writer.line(cells)), cancellation::requested);
+                    out.sendRow(COPY_DATA, lines, row, cancellation::requested);
                     sent++;
                     if ((sent & 1023) == 0) {
                         cancellation.checkRequested(); // the read itself stops at its deadline
@@ -78,8 +72,31 @@ final class CopyOut implements AutoCloseable {
         return sent;
     }
 
-    private static BackendMessage.CopyData data(String line) {
-        return new BackendMessage.CopyData(line.getBytes(UTF_8));
+    /** One batch's rows as COPY lines, each the body of its CopyData, written in place. */
+    private static final class Lines implements Outbound.RowBody {
+        private final PgTextColumn[] cells;
+        private final CopyLineWriter writer;
+
+        Lines(List<FieldVector> vectors, CopyLineWriter writer) {
+            this.cells = vectors.stream().map(PgTextColumn::of).toArray(PgTextColumn[]::new);
+            this.writer = writer;
+        }
+
+        @Override
+        public void write(int row, RowBytes out) {
+            for (int c = 0; c < cells.length; c++) {
+                if (c > 0) {
+                    writer.delimiter(out);
+                }
+                int start = out.length();
+                if (cells[c].write(row, out)) {
+                    writer.endCell(out, start, cells[c].number());
+                } else {
+                    writer.nullCell(out);
+                }
+            }
+            writer.endLine(out);
+        }
     }
 
     @Override

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.protocol.BackendEncoder;
 import dev.riffle.pgwire.protocol.BackendMessage;
+import dev.riffle.pgwire.types.RowBytes;
 import io.netty.buffer.ByteBuf;
 import io.netty.channel.Channel;
 import java.util.function.BooleanSupplier;
@@ -26,6 +27,7 @@ public final class Outbound implements AutoCloseable {
     private final Channel channel;
     private final Object writable = new Object();
     private ByteBuf pending;
+    private final RowBytes rowBytes = new RowBytes();
 
     public Outbound(Channel channel) {
         this.channel = requireNonNull(channel, "channel is null");
@@ -50,12 +52,33 @@ public final class Outbound implements AutoCloseable {
         }
     }
 
+    /** A message body written straight into the outbound buffer: a DataRow's or a CopyData's. */
+    public interface RowBody {
+        /** Writes the body of the message for {@code row}. */
+        void write(int row, RowBytes out);
+    }
+
     /**
-     * Sends {@code message}, first waiting while the client is behind; {@code cancelled} is asked
-     * while waiting, so a cancel or a closed connection ends the wait.
+     * Sends a message of {@code type} whose body {@code body} writes for {@code row}, then waits
+     * while the client is behind; {@code cancelled} is asked while waiting, so a cancel or a
+     * closed connection ends the wait. Rows are encoded in place, with no message object each.
      */
-    public void sendRow(BackendMessage message, BooleanSupplier cancelled) {
-        send(message);
+    public void sendRow(byte type, RowBody body, int row, BooleanSupplier cancelled) {
+        if (pending == null) {
+            pending = channel.alloc().buffer(CHUNK_BYTES + CHUNK_BYTES / 4);
+        }
+        rowBytes.clear();
+        body.write(row, rowBytes);
+        pending.writeByte(type);
+        pending.writeInt(rowBytes.length() + 4);
+        pending.writeBytes(rowBytes.array(), 0, rowBytes.length());
+        if (pending.readableBytes() >= CHUNK_BYTES) {
+            handOver();
+        }
+        awaitWritable(cancelled);
+    }
+
+    private void awaitWritable(BooleanSupplier cancelled) {
         if (!channel.isWritable()) {
             channel.flush();
             synchronized (writable) {

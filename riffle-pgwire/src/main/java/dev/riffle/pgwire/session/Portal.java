@@ -4,10 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.core.values.ArrowValueReader;
-import dev.riffle.pgwire.protocol.BackendMessage;
-import dev.riffle.pgwire.types.PgBinarySink;
-import dev.riffle.pgwire.types.PgTextSink;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.sql.SqlResult;
 import java.util.ArrayList;
@@ -27,15 +23,14 @@ import java.util.Optional;
  * }</pre>
  */
 final class Portal implements AutoCloseable {
+    private static final byte DATA_ROW = 'D';
     private final Prepared statement;
     private final List<Object> parameters;
     private final List<Short> formats;
     private RequestContext request;
     private SqlResult.Rows rows;
     private ReadBatch batch;
-    private List<ArrowValueReader> readers = List.of();
-    private final List<PgBinarySink> binarySinks = new ArrayList<>();
-    private final PgTextSink text = new PgTextSink();
+    private DataRowWriter rowWriter;
     private int row;
     private long sent;
     private boolean done;
@@ -45,9 +40,6 @@ final class Portal implements AutoCloseable {
         this.statement = requireNonNull(statement, "statement is null");
         this.parameters = java.util.Collections.unmodifiableList(new ArrayList<>(parameters));
         this.formats = List.copyOf(formats);
-        for (int i = 0; i < statement.columns().size(); i++) {
-            binarySinks.add(new PgBinarySink(statement.columns().get(i).type().scalar()));
-        }
     }
 
     Prepared statement() {
@@ -115,10 +107,10 @@ final class Portal implements AutoCloseable {
                     return false;
                 }
                 batch = reader.next();
-                readers = ArrowValueReader.ofColumns(batch.root().getFieldVectors());
+                rowWriter = new DataRowWriter(batch.root().getFieldVectors(), statement.columns(), formats);
                 row = 0;
             }
-            out.sendRow(dataRow(row), cancellation::requested);
+            out.sendRow(DATA_ROW, rowWriter, row, cancellation::requested);
             row++;
             sent++;
             sentNow++;
@@ -129,26 +121,11 @@ final class Portal implements AutoCloseable {
         return true;
     }
 
-    private BackendMessage.DataRow dataRow(int index) {
-        List<Optional<byte[]>> cells = new ArrayList<>(readers.size());
-        for (int c = 0; c < readers.size(); c++) {
-            if (c < formats.size() && formats.get(c) == 1) {
-                PgBinarySink binary = binarySinks.get(c);
-                readers.get(c).read(index, binary);
-                cells.add(binary.take());
-            } else {
-                readers.get(c).read(index, text);
-                cells.add(text.take().map(s -> s.getBytes(java.nio.charset.StandardCharsets.UTF_8)));
-            }
-        }
-        return new BackendMessage.DataRow(cells);
-    }
-
     private void closeBatch() {
         if (batch != null) {
             batch.close();
             batch = null;
-            readers = List.of();
+            rowWriter = null;
         }
     }
 

@@ -271,7 +271,8 @@ public record CopyCommand(Source source, boolean in, CopyOptions options) {
 
         private char character(String option) {
             String value = string(next(), "a one-character string for " + option.toUpperCase(Locale.ROOT));
-            if (value.length() != 1) {
+            // one byte, as PostgreSQL: COPY's lines are scanned byte by byte
+            if (value.length() != 1 || value.charAt(0) > 0x7f) {
                 throw new PgException("22023", "COPY " + option + " must be a single one-byte character, got \""
                         + value + "\"");
             }

@@ -1,6 +1,10 @@
 package dev.riffle.pgwire.types;
 
+import com.fasterxml.jackson.core.io.schubfach.DoubleToDecimal;
+import com.fasterxml.jackson.core.io.schubfach.FloatToDecimal;
 import java.math.BigDecimal;
+import java.math.MathContext;
+import java.math.RoundingMode;
 import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.LocalTime;
@@ -20,6 +24,11 @@ import java.time.ZoneOffset;
  */
 public final class PgText {
     private static final char[] HEX = "0123456789abcdef".toCharArray();
+    private static final BigDecimal TWO = BigDecimal.valueOf(2);
+    private static final int FEW_DECIMALS = 6;
+    /** Subnormals below this many times the smallest are written as {@link #offTheMidpoints} says. */
+    private static final int TINY = 1000;
+    private static final double[] POWERS_OF_TEN = {1, 10, 100, 1_000, 10_000, 100_000, 1_000_000};
 
     private PgText() {}
 
@@ -28,13 +37,100 @@ public final class PgText {
     }
 
     public static String float4(float value) {
-        return Float.isFinite(value) ? shortest(Float.toString(value), value == 0 && 1 / value < 0, 6)
-                : nonFinite(value);
+        if (!Float.isFinite(value)) {
+            return nonFinite(value);
+        }
+        String digits = FloatToDecimal.toString(value);
+        boolean tiny = value != 0 && Math.abs(value) < TINY * Float.MIN_VALUE;
+        if (Math.abs(value) >= 0x1p24f || tiny) {
+            digits = offTheMidpoints(digits, tiny, new BigDecimal(value), new BigDecimal(Math.nextDown(value)),
+                    Float.isFinite(Math.nextUp(value)) ? new BigDecimal(Math.nextUp(value))
+                            : new BigDecimal(value).add(new BigDecimal(Math.ulp(value))), 9);
+        }
+        return shortest(digits, 6);
     }
 
     public static String float8(double value) {
-        return Double.isFinite(value) ? shortest(Double.toString(value), value == 0 && 1 / value < 0, 15)
-                : nonFinite(value);
+        int decimals = fewDecimals(value);
+        if (decimals >= 0) {
+            RowBytes text = new RowBytes(24);
+            writeFewDecimals(value, decimals, text);
+            return new String(text.array(), 0, text.length(), java.nio.charset.StandardCharsets.US_ASCII);
+        }
+        return float8Digits(value);
+    }
+
+    /** Writes {@link #float8}'s text of {@code value} into {@code out}. */
+    public static void writeFloat8(double value, RowBytes out) {
+        int decimals = fewDecimals(value);
+        if (decimals >= 0) {
+            writeFewDecimals(value, decimals, out);
+        } else {
+            out.writeAscii(float8Digits(value));
+        }
+    }
+
+    /**
+     * How many decimals the shortest text of {@code value} has when that is at most
+     * {@link #FEW_DECIMALS} and the value lies between 0.001 and 1e15 (prices,
+     * measurements, counts); -1 when the general algorithm must decide. The first {@code k} whose
+     * rounded {@code value * 10^k} reads back as the value is checked against the two
+     * {@code k-1}-decimal neighbours: when neither reads back, no shorter text exists (one would
+     * lie between them). Below 2^52 no such decimal sits on the midpoint to a neighbouring value,
+     * so it is the one PostgreSQL prints too.
+     */
+    private static int fewDecimals(double value) {
+        double magnitude = Math.abs(value);
+        if (!(magnitude >= 0.001) || magnitude >= 1e15) { // PostgreSQL writes 1e15 and more with an exponent
+            return -1;
+        }
+        for (int k = 0; k <= FEW_DECIMALS; k++) {
+            double scaled = Math.rint(magnitude * POWERS_OF_TEN[k]);
+            if (scaled >= 0x1p52) {
+                return -1;
+            }
+            if (scaled / POWERS_OF_TEN[k] == magnitude) {
+                if (k > 0) {
+                    double below = Math.floor(scaled / 10);
+                    if (below / POWERS_OF_TEN[k - 1] == magnitude || (below + 1) / POWERS_OF_TEN[k - 1] == magnitude) {
+                        return -1;
+                    }
+                }
+                return k;
+            }
+        }
+        return -1;
+    }
+
+    private static void writeFewDecimals(double value, int decimals, RowBytes out) {
+        long scaled = (long) Math.rint(Math.abs(value) * POWERS_OF_TEN[decimals]);
+        if (value < 0) {
+            out.writeByte('-');
+        }
+        long unit = (long) POWERS_OF_TEN[decimals];
+        out.writeDecimal(scaled / unit);
+        if (decimals > 0) {
+            out.writeByte('.');
+            long fraction = scaled % unit;
+            for (long digit = unit / 10; digit > fraction && digit > 1; digit /= 10) {
+                out.writeByte('0');
+            }
+            out.writeDecimal(fraction);
+        }
+    }
+
+    private static String float8Digits(double value) {
+        if (!Double.isFinite(value)) {
+            return nonFinite(value);
+        }
+        String digits = DoubleToDecimal.toString(value);
+        boolean tiny = value != 0 && Math.abs(value) < TINY * Double.MIN_VALUE;
+        if (Math.abs(value) >= 0x1p53 || tiny) {
+            digits = offTheMidpoints(digits, tiny, new BigDecimal(value), new BigDecimal(Math.nextDown(value)),
+                    Double.isFinite(Math.nextUp(value)) ? new BigDecimal(Math.nextUp(value))
+                            : new BigDecimal(value).add(new BigDecimal(Math.ulp(value))), 17);
+        }
+        return shortest(digits, 15);
     }
 
     public static String numeric(BigDecimal value) {
@@ -106,27 +202,88 @@ public final class PgText {
     }
 
     /**
-     * Java's shortest digits of a float, in PostgreSQL's layout: plain between 1e-4 and
-     * 10^{@code plainDigits}, else {@code d.ddde+XX}.
+     * Java's shortest digits, unless they lie exactly halfway to a neighbouring value: Java takes
+     * such a decimal (it reads back to the even neighbour), PostgreSQL's Ryu does not, and prints
+     * the shortest decimal strictly between the midpoints. Only values of 2^53 (a float's 2^24) and
+     * more can meet a midpoint with this few digits, so smaller ones never come here, but for the
+     * smallest subnormals ({@code tiny}), which Java writes with a digit more than needed.
      */
-    private static String shortest(String javaText, boolean negativeZero, int plainDigits) {
-        BigDecimal exact = new BigDecimal(javaText);
-        if (exact.signum() == 0) {
-            return negativeZero ? "-0" : "0";
+    private static String offTheMidpoints(String javaText, boolean tiny, BigDecimal exact, BigDecimal below,
+            BigDecimal above, int maxDigits) {
+        BigDecimal low = exact.add(below).divide(TWO);
+        BigDecimal high = exact.add(above).divide(TWO);
+        BigDecimal shortest = new BigDecimal(javaText);
+        if (!tiny && shortest.compareTo(low) != 0 && shortest.compareTo(high) != 0) {
+            return javaText;
         }
-        BigDecimal digits = exact.stripTrailingZeros();
-        int exponent = digits.precision() - digits.scale() - 1;
-        if (exponent >= -4 && exponent < plainDigits) {
-            return digits.toPlainString();
+        // Where one digit would do, Java writes the closest two (4.9E-324), PostgreSQL the one (5e-324): that
+        // differs only where a digit spans the rounding interval, in the subnormals of a few bits
+        for (int digits = tiny ? 1 : shortest.stripTrailingZeros().precision() + 1; digits < maxDigits; digits++) {
+            BigDecimal candidate = exact.round(new MathContext(digits, RoundingMode.HALF_EVEN));
+            if (candidate.compareTo(low) > 0 && candidate.compareTo(high) < 0) {
+                return candidate.toString();
+            }
         }
-        String unscaled = digits.unscaledValue().abs().toString();
-        StringBuilder text = new StringBuilder();
-        if (digits.signum() < 0) {
+        return exact.round(new MathContext(maxDigits, RoundingMode.HALF_EVEN)).toString();
+    }
+
+    /**
+     * The shortest digits that read back as the value (Schubfach's, as PostgreSQL's Ryu finds
+     * them), in PostgreSQL's layout: plain between 1e-4 and 10^{@code plainDigits}, else
+     * {@code d.ddde+XX}. {@code javaText} is the value as Java 19's {@code Double.toString} writes
+     * it ({@code 123.45}, {@code 0.00123}, {@code 1.0E-5}); its digits are moved, not recomputed.
+     */
+    private static String shortest(String javaText, int plainDigits) {
+        boolean negative = javaText.charAt(0) == '-';
+        int exponentAt = javaText.indexOf('E');
+        int mantissaEnd = exponentAt < 0 ? javaText.length() : exponentAt;
+        char[] digits = new char[mantissaEnd];
+        int count = 0;
+        int point = 0;
+        boolean pointSeen = false;
+        for (int i = negative ? 1 : 0; i < mantissaEnd; i++) {
+            char c = javaText.charAt(i);
+            if (c == '.') {
+                point = count;
+                pointSeen = true;
+            } else if (count > 0 || c != '0') {
+                digits[count++] = c;
+            } else if (pointSeen) {
+                point--; // a zero after the point, before the first digit: 0.00123
+            }
+        }
+        if (count == 0) {
+            return negative ? "-0" : "0";
+        }
+        while (digits[count - 1] == '0') {
+            count--;
+        }
+        // value = 0.d1d2... x 10^(point + exponent): the scientific exponent is one less
+        int exponent = (pointSeen ? point : count) - 1
+                + (exponentAt < 0 ? 0 : Integer.parseInt(javaText, exponentAt + 1, javaText.length(), 10));
+        StringBuilder text = new StringBuilder(count + 8);
+        if (negative) {
             text.append('-');
         }
-        text.append(unscaled.charAt(0));
-        if (unscaled.length() > 1) {
-            text.append('.').append(unscaled, 1, unscaled.length());
+        if (exponent >= -4 && exponent < plainDigits) {
+            if (exponent < 0) {
+                text.append("0.");
+                for (int i = -1; i > exponent; i--) {
+                    text.append('0');
+                }
+                return text.append(digits, 0, count).toString();
+            }
+            for (int i = 0; i <= exponent; i++) {
+                text.append(i < count ? digits[i] : '0');
+            }
+            if (count > exponent + 1) {
+                text.append('.').append(digits, exponent + 1, count - exponent - 1);
+            }
+            return text.toString();
+        }
+        text.append(digits[0]);
+        if (count > 1) {
+            text.append('.').append(digits, 1, count - 1);
         }
         text.append('e').append(exponent < 0 ? '-' : '+');
         int magnitude = Math.abs(exponent);

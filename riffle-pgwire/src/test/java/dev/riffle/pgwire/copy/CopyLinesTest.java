@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.ArrayList;
 import java.util.Arrays;
+import dev.riffle.pgwire.types.RowBytes;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -40,6 +41,22 @@ class CopyLinesTest {
         assertThat(writer.line(cells("plain", "a,b", "say \"hi\"", "two\nlines", "", null, "\\.")))
                 .isEqualTo("plain,\"a,b\",\"say \"\"hi\"\"\",\"two\nlines\",\"\",,\"\\.\"\n");
         assertThat(new CopyLineWriter(CSV.withHeader(true)).header(List.of("id", "a,b"))).isEqualTo("id,\"a,b\"\n");
+    }
+
+    @Test
+    void numbersAreQuotedOnlyWhereTheOptionsMakeThemAmbiguous() {
+        assertThat(numberCell(CSV, "-1.5e+20")).isEqualTo("-1.5e+20");
+        assertThat(numberCell(new CopyOptions(CopyOptions.Format.CSV, false, '-', "", '"', '"'), "-5")).isEqualTo("\"-5\"");
+        assertThat(numberCell(new CopyOptions(CopyOptions.Format.CSV, false, ',', "0", '"', '"'), "0")).isEqualTo("\"0\"");
+        assertThat(numberCell(new CopyOptions(CopyOptions.Format.TEXT, false, '-', "\\N", '"', '"'), "-5"))
+                .isEqualTo("\\-5");
+    }
+
+    private static String numberCell(CopyOptions options, String text) {
+        RowBytes line = new RowBytes();
+        line.writeAscii(text);
+        new CopyLineWriter(options).endCell(line, 0, true);
+        return new String(line.array(), 0, line.length(), java.nio.charset.StandardCharsets.UTF_8);
     }
 
     @Test

@@ -16,7 +16,9 @@ import java.util.regex.Pattern;
  * operator {@code ~}; {@code COLLATE pg_catalog.default} (or {@code "default"}, {@code "C"},
  * {@code "POSIX"}) is dropped, Riffle compares strings by code point as those collations do;
  * {@code E'...'} strings have their backslash escapes read into a standard literal;
- * {@code interval '1 day'} and {@code '2 hours'::interval} are Calcite's interval literals; and
+ * {@code interval '1 day'} and {@code '2 hours'::interval} are Calcite's interval literals; words
+ * Calcite reserves and PostgreSQL does not are quoted as column labels and after a qualifier
+ * ({@code AS value}, {@code bench.rows}); and
  * {@code unnest(...)} in an expression (not a FROM clause) is the set-returning function
  * {@link SetReturningCalls} rewrites.
  *
@@ -33,7 +35,10 @@ public final class PostgresSyntax {
     private static final Pattern INTERVAL_BEFORE = Pattern.compile("(?i)(?<![\\w$.])interval\\s*$");
     private static final Pattern INTERVAL_CAST_AFTER = Pattern.compile("(?i)\\s*::\\s*interval\\b(?!\\s*\\()");
     private static final Pattern TOKEN = Pattern.compile("[A-Za-z_][A-Za-z0-9_$]*|[(),.]");
-    /** Words Calcite reserves that tools use as column labels ({@code AS default}, {@code AS user}). */
+    /**
+     * Words Calcite reserves that tools use as column labels ({@code AS default}, {@code AS user})
+     * and as names after a qualifier ({@code bench.rows}, {@code e.value}).
+     */
     private static final Set<String> RESERVED_LABELS = Set.of("default", "user", "value", "position",
             "start", "end", "result", "row", "rows", "range", "order", "group", "table", "column", "check", "language",
             "offset", "limit", "left", "right", "count", "min", "max", "sum", "avg", "first", "last", "key", "all",
@@ -80,6 +85,9 @@ public final class PostgresSyntax {
                     }
                 }
                 default -> out.append(segment.text());
+            }
+            if (segment.kind() != Kind.PLAIN && !segment.text().startsWith("-") && !segment.text().startsWith("/")) {
+                clauses.literal(); // a quoted name or a string, not a comment: it is the previous token
             }
         }
         return out.toString();
@@ -143,6 +151,11 @@ public final class PostgresSyntax {
         private boolean wrapNext;
         private String previous = "";
 
+        /** A quoted identifier or a string literal came between two plain stretches. */
+        void literal() {
+            previous = "'";
+        }
+
         String rewrite(String text) {
             StringBuilder out = new StringBuilder(text.length());
             Matcher token = TOKEN.matcher(text);
@@ -151,6 +164,14 @@ public final class PostgresSyntax {
                 String word = token.group().toLowerCase(Locale.ROOT);
                 if (previous.equals("as") && RESERVED_LABELS.contains(word) && endsLabel(text, token.end())) {
                     // AS default: PostgreSQL takes any word as a column label, Calcite not its reserved ones
+                    out.append(text, last, token.start()).append('"').append(word).append('"');
+                    last = token.end();
+                    previous = "\"";
+                    continue;
+                }
+                if (previous.equals(".") && RESERVED_LABELS.contains(word)
+                        && !text.startsWith("(", skipBlanks(text, token.end()))) {
+                    // bench.rows, e.value: after a qualifier PostgreSQL reads any word as a name
                     out.append(text, last, token.start()).append('"').append(word).append('"');
                     last = token.end();
                     previous = "\"";

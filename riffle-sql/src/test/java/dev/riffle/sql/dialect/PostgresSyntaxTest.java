@@ -56,6 +56,19 @@ class PostgresSyntaxTest {
     }
 
     @Test
+    void reservedWordsAfterAQualifierAreNames() {
+        // PostgreSQL does not reserve ROWS or VALUE: bench.rows is a table, e.value a column
+        assertThat(PostgresSyntax.normalize("SELECT e.VALUE, e.id FROM bench.rows e")).isEqualTo(
+                "SELECT e.\"value\", e.id FROM bench.\"rows\" e");
+        // a quoted name after the qualifier is the name: what follows it is not
+        assertThat(PostgresSyntax.normalize("SELECT CASE \"c\".\"relkind\" WHEN 'r' THEN 1 END FROM t \"c\"")).isEqualTo(
+                "SELECT CASE \"c\".\"relkind\" WHEN 'r' THEN 1 END FROM t \"c\"");
+        // a qualified function call keeps its name
+        assertThat(PostgresSyntax.normalize("SELECT pg_catalog.count(*) FROM t")).isEqualTo(
+                "SELECT pg_catalog.count(*) FROM t");
+    }
+
+    @Test
     void timestampsAsPostgresReadsThem() {
         assertThat(PostgresDateTimes.timestamp("2024-06-01T10:00:00", false)).contains("2024-06-01 10:00:00");
         assertThat(PostgresDateTimes.timestamp("2024-06-01 10:00", false)).contains("2024-06-01 10:00:00");
