@@ -95,6 +95,8 @@ class FlightJdbcIT {
                 ResultSetMetaData described = lookup.getMetaData();
                 assertThat(described.getColumnCount()).isEqualTo(2);
                 assertThat(described.getColumnName(1)).isEqualTo("owner");
+                // Flight SQL's column metadata names the table a column is read from
+                assertThat(described.getTableName(1)).isEqualTo("accounts");
                 lookup.setInt(1, 2);
                 assertThat(rows(lookup.executeQuery())).containsExactly("bob|20.00");
                 lookup.setInt(1, 1);

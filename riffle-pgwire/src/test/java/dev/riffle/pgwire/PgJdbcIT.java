@@ -664,6 +664,17 @@ class PgJdbcIT {
                 // numeric(10,2)'s type modifier travels in the RowDescription
                 assertThat(columns.getPrecision(2)).isEqualTo(10);
                 assertThat(columns.getScale(2)).isEqualTo(2);
+                // a table's columns say which table and column they are (pgjdbc looks the RowDescription's
+                // table OID and attribute number up in pg_class and pg_attribute); count(*) is no table's
+                org.postgresql.PGResultSetMetaData origins = columns.unwrap(org.postgresql.PGResultSetMetaData.class);
+                assertThat(columns.getTableName(1)).isEqualTo("orders");
+                assertThat(origins.getBaseSchemaName(1)).isEqualTo(db);
+                assertThat(origins.getBaseColumnName(4)).isEqualTo("region");
+                assertThat(origins.getBaseTableName(4)).isEqualTo("orders");
+                assertThat(columns.getTableName(3)).isEmpty();
+                assertThat(origins.getBaseColumnName(3)).isEmpty();
+                assertThat(columns.isAutoIncrement(1)).isFalse();
+                assertThat(columns.isNullable(1)).isEqualTo(java.sql.ResultSetMetaData.columnNoNulls); // a key column
             }
         }
     }

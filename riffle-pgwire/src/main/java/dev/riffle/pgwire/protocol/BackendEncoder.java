@@ -127,8 +127,8 @@ public final class BackendEncoder extends MessageToByteEncoder<BackendMessage> {
             out.writeShort(description.columns().size());
             for (BackendMessage.Column column : description.columns()) {
                 string(out, column.name());
-                out.writeInt(0); // no table OID: Riffle has no pg_class to point into
-                out.writeShort(0);
+                out.writeInt(column.tableOid());
+                out.writeShort(column.attnum());
                 out.writeInt(column.typeOid());
                 out.writeShort(column.typeSize());
                 out.writeInt(column.typeModifier());

@@ -72,7 +72,9 @@ public sealed interface BackendMessage {
     }
 
     /** One column of a RowDescription. */
-    record Column(String name, int typeOid, short typeSize, int typeModifier, short format) {
+    /** A RowDescription's column; {@code tableOid} and {@code attnum} 0 when it is no table's column. */
+    record Column(String name, int tableOid, short attnum, int typeOid, short typeSize, int typeModifier,
+            short format) {
         public Column {
             requireNonNull(name, "name is null");
         }

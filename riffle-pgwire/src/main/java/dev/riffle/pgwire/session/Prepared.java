@@ -35,9 +35,19 @@ record Prepared(String name, String sql, Plan plan, List<PgType> parameterTypes,
     /**
      * One answered column: its name, type and PostgreSQL's type modifier ({@code numeric(10,2)}'s
      * precision and scale, a timestamp's fractional digits; -1 for none), which drivers report
-     * as a column's precision and scale.
+     * as a column's precision and scale; and, for a table's column read as it is, the table's OID
+     * and the column's attribute number in {@code pg_attribute} (0 and 0 otherwise), which drivers
+     * look up for {@code getTableName}.
      */
-    record Column(String name, ColumnType type, int typmod) {
+    record Column(String name, ColumnType type, int typmod, int tableOid, short attnum) {
+        Column(String name, ColumnType type, int typmod) {
+            this(name, type, typmod, 0, (short) 0);
+        }
+
+        Column withOrigin(int tableOid, short attnum) {
+            return new Column(name, type, typmod, tableOid, attnum);
+        }
+
         /** The column an Arrow field of a statement's rows is. */
         static Column of(Field field) {
             return new Column(field.getName(), ColumnType.of(field), typmod(field.getType()));
@@ -76,8 +86,8 @@ record Prepared(String name, String sql, Plan plan, List<PgType> parameterTypes,
         for (int c = 0; c < columns.size(); c++) {
             Column column = columns.get(c);
             short format = c < formats.size() ? formats.get(c) : 0;
-            described.add(new BackendMessage.Column(column.name(), column.type().oid(), column.type().size(),
-                    column.typmod(), format));
+            described.add(new BackendMessage.Column(column.name(), column.tableOid(), column.attnum(),
+                    column.type().oid(), column.type().size(), column.typmod(), format));
         }
         return new BackendMessage.RowDescription(described);
     }

@@ -61,23 +61,23 @@ final class StatementPreparer {
         }
         session.transaction().checkNotFailed();
         StatementShape statementShape = null;
+        List<Prepared.Column> columns = new ArrayList<>();
         if (shape) {
             try (RequestContext request = session.open("PostgreSQL parse")) {
                 statementShape = SqlStatements.shape(request, placeholders.sql());
+                for (Field field : statementShape.rows().getFields()) {
+                    columns.add(ColumnOrigins.of(field, request));
+                }
             } catch (SQLException e) {
                 throw new SqlFailure(e, placeholders.sql());
             }
             session.running().checkRequested();
         }
         List<PgType> targets = new ArrayList<>();
-        List<Prepared.Column> columns = new ArrayList<>();
         if (statementShape != null) {
             List<Field> parameters = statementShape.parameters().getFields();
             for (int i = 0; i < placeholders.order().size(); i++) {
                 targets.add(i < parameters.size() ? ColumnType.of(parameters.get(i)).scalar() : PgType.TEXT);
-            }
-            for (Field field : statementShape.rows().getFields()) {
-                columns.add(Prepared.Column.of(field));
             }
         }
         int count = Math.max(placeholders.count(), declared.size());

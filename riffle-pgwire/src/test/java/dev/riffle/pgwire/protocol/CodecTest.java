@@ -130,7 +130,7 @@ class CodecTest {
     void backendMessagesAsAClientReadsThem() {
         ByteBuf out = Unpooled.buffer();
         BackendEncoder.write(new BackendMessage.RowDescription(List.of(
-                new BackendMessage.Column("id", 23, (short) 4, -1, (short) 1))), out);
+                new BackendMessage.Column("id", 16_391, (short) 2, 23, (short) 4, -1, (short) 1))), out);
         BackendEncoder.write(new BackendMessage.DataRow(List.of(Optional.of("7".getBytes(UTF_8)), Optional.empty())), out);
         BackendEncoder.write(new BackendMessage.CommandComplete("SELECT 1"), out);
         BackendEncoder.write(new BackendMessage.ErrorResponse("ERROR", "42P01", "no table"), out);
@@ -141,8 +141,8 @@ class CodecTest {
         ByteBuf row = out.readSlice(length - 4);
         assertThat(row.readShort()).isEqualTo((short) 1);
         assertThat(string(row)).isEqualTo("id");
-        assertThat(row.readInt()).isZero();
-        assertThat(row.readShort()).isZero();
+        assertThat(row.readInt()).isEqualTo(16_391); // the table's OID
+        assertThat(row.readShort()).isEqualTo((short) 2); // its attribute number
         assertThat(row.readInt()).isEqualTo(23);
         assertThat(row.readShort()).isEqualTo((short) 4);
         assertThat(row.readInt()).isEqualTo(-1);

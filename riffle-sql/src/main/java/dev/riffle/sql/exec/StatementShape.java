@@ -18,11 +18,14 @@ import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.avatica.AvaticaParameter;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.avatica.ColumnMetaData;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.sql.validate.SqlValidatorUtil;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.RowType;
 
@@ -51,6 +54,13 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
     /** The shape of a statement that answers a row count (DML) or nothing (DDL), and takes no parameters. */
     public static final StatementShape UPDATE = new StatementShape(new Schema(List.of()), new Schema(List.of()), false);
 
+    /** Field metadata of a column read as it is from a table: the table's database (Flight SQL's key). */
+    public static final String ORIGIN_SCHEMA = "ARROW:FLIGHT:SQL:DB_SCHEMA_NAME";
+    /** Field metadata of a column read as it is from a table: the table (Flight SQL's key). */
+    public static final String ORIGIN_TABLE = "ARROW:FLIGHT:SQL:TABLE_NAME";
+    /** Field metadata of a column read as it is from a table: the column's name in the table. */
+    public static final String ORIGIN_COLUMN = "riffle:origin_column";
+
     public StatementShape {
         requireNonNull(rows, "rows is null");
         requireNonNull(parameters, "parameters is null");
@@ -65,13 +75,65 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
         CalcitePrepare.CalciteSignature<?> signature = signature(statement);
         boolean query = !CHANGES.contains(signature.statementType) && signature.rowType != null
                 && !signature.rowType.getFieldList().isEmpty();
-        Schema rows = query ? ArrowTypeMapping.toArrowSchema(rowType(signature.rowType)) : new Schema(List.of());
+        Schema rows = query ? withOrigins(ArrowTypeMapping.toArrowSchema(rowType(signature.rowType)), signature.columns,
+                plannedTables(signature)) : new Schema(List.of());
         List<Field> parameters = new ArrayList<>();
         for (int i = 0; i < signature.parameters.size(); i++) {
             parameters.add(new Field("parameter_" + (i + 1), FieldType.nullable(arrowType(signature.parameters.get(i))),
                     null));
         }
         return new StatementShape(rows, new Schema(parameters), query);
+    }
+
+    /**
+     * Each column that is a table's column as it is ({@code SELECT id FROM shop.orders}, not
+     * {@code id + 1}) says so in its field's metadata: Flight SQL's {@link #ORIGIN_SCHEMA} and
+     * {@link #ORIGIN_TABLE} (which Flight SQL's JDBC driver answers {@code getTableName} with), and
+     * {@link #ORIGIN_COLUMN}, the table's name for it (PostgreSQL's RowDescription points at it).
+     */
+    private static Schema withOrigins(Schema rows, List<ColumnMetaData> columns, List<TableInfo> tables) {
+        if (columns.size() != rows.getFields().size()) {
+            return rows;
+        }
+        List<Field> fields = new ArrayList<>(rows.getFields().size());
+        for (int i = 0; i < columns.size(); i++) {
+            Field field = rows.getFields().get(i);
+            ColumnMetaData column = columns.get(i);
+            if (isEmpty(column.schemaName) || isEmpty(column.tableName) || isEmpty(column.columnName)) {
+                fields.add(field);
+                continue;
+            }
+            // Calcite names the table as the statement did (PostgreSQL's lower case); Fluss by its own name
+            TablePath path = tables.stream().map(TableInfo::getTablePath)
+                    .filter(t -> t.getDatabaseName().equals(column.schemaName) && t.getTableName().equals(column.tableName))
+                    .findFirst()
+                    .or(() -> tables.stream().map(TableInfo::getTablePath)
+                            .filter(t -> t.getDatabaseName().equalsIgnoreCase(column.schemaName)
+                                    && t.getTableName().equalsIgnoreCase(column.tableName))
+                            .findFirst())
+                    .orElse(TablePath.of(column.schemaName, column.tableName));
+            java.util.Map<String, String> metadata = new java.util.HashMap<>();
+            if (field.getMetadata() != null) {
+                metadata.putAll(field.getMetadata());
+            }
+            metadata.put(ORIGIN_SCHEMA, path.getDatabaseName());
+            metadata.put(ORIGIN_TABLE, path.getTableName());
+            metadata.put(ORIGIN_COLUMN, column.columnName);
+            FieldType type = field.getFieldType();
+            fields.add(new Field(field.getName(), new FieldType(type.isNullable(), type.getType(), type.getDictionary(),
+                    metadata), field.getChildren()));
+        }
+        return new Schema(fields, rows.getCustomMetadata());
+    }
+
+    @SuppressWarnings("unchecked")
+    private static List<TableInfo> plannedTables(CalcitePrepare.CalciteSignature<?> signature) {
+        Object tables = signature.internalParameters.get(PreparedTables.KEY);
+        return tables instanceof List<?> list ? (List<TableInfo>) list : List.of();
+    }
+
+    private static boolean isEmpty(String text) {
+        return text == null || text.isEmpty();
     }
 
     /** The SQL row type of a statement's result. */
