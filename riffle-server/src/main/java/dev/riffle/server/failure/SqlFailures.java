@@ -83,6 +83,15 @@ public final class SqlFailures {
                 reason = cause.getMessage();
             }
         }
-        return reason == null ? message : message + ": " + reason;
+        return withoutAlternatives(reason == null ? message : message + ": " + reason);
+    }
+
+    /**
+     * A syntax error as the parser words it, without the list of every token it would have taken
+     * ("Was expecting one of: ..." runs to a hundred lines): where, and what it met, says enough.
+     */
+    static String withoutAlternatives(String message) {
+        int list = message.indexOf("\nWas expecting");
+        return list < 0 ? message : message.substring(0, list).strip();
     }
 }

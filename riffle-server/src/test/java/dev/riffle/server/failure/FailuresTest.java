@@ -21,6 +21,16 @@ class FailuresTest {
     }
 
     @Test
+    void aSyntaxErrorSaysWhereAndWhatWithoutTheParsersListOfAlternatives() {
+        String sql = "SELEC 1";
+        Failures.Failure failure = SqlFailures.classify(new java.sql.SQLException("Error while preparing statement ["
+                + sql + "]", new IllegalStateException("Encountered \"SELEC\" at line 1, column 1.\n"
+                + "Was expecting one of:\n    \"SELECT\" ...\n    \"VALUES\" ...\n")), sql);
+        assertThat(failure.message()).isEqualTo("Error while preparing statement [SELEC 1]: Encountered \"SELEC\" at"
+                + " line 1, column 1.");
+    }
+
+    @Test
     void anExpiredLogIsAConflictAndAnUnknownFailureShowsOnlyAnId() {
         assertThat(Failures.classify(new LogExpiredException("bucket 0 expired", null)).code()).isEqualTo("log_expired");
         Failures.Failure internal = Failures.classify(new IllegalStateException("secret detail"));

@@ -48,12 +48,19 @@ public final class PostgresSyntax {
     private static final Set<String> FROM_WORDS = Set.of("unnest", "table", "lateral", "select",
             "values", "only", "with", "json_table", "xmltable", "rows");
     private static final Pattern QUALIFIER = Pattern.compile("(?i)pg_catalog\\s*\\.\\s*$");
+    /** EXPLAIN, then ANALYZE, VERBOSE or an option list, before the statement explained. */
+    private static final Pattern EXPLAIN = Pattern.compile("(?is)\\s*(EXPLAIN)\\b(?!\\s+PLAN\\b)(\\s+ANALY[SZ]E\\b)?"
+            + "(?:\\s+VERBOSE\\b)?\\s*(\\([^)]*\\))?\\s*(?=SELECT\\b|WITH\\b|VALUES\\b|TABLE\\b|INSERT\\b|UPDATE\\b"
+            + "|DELETE\\b|\\()");
+    /** ANALYZE in an EXPLAIN's option list, unless it is turned off. */
+    private static final Pattern ANALYZE_OPTION = Pattern.compile(
+            "(?i)\\bANALY[SZ]E\\b(?!\\s+(?:false|off|0)\\b)");
 
     private PostgresSyntax() {}
 
     /** {@code sql} as Babel's parser takes it. */
     public static String normalize(String sql) {
-        List<Segment> segments = segments(sql);
+        List<Segment> segments = segments(explain(sql));
         StringBuilder out = new StringBuilder(sql.length());
         Clauses clauses = new Clauses();
         for (int s = 0; s < segments.size(); s++) {
@@ -91,6 +98,24 @@ public final class PostgresSyntax {
             }
         }
         return out.toString();
+    }
+
+    /**
+     * PostgreSQL's {@code EXPLAIN [VERBOSE] [(options)] statement} as Calcite's
+     * {@code EXPLAIN PLAN FOR statement}. {@code EXPLAIN ANALYZE} runs the statement to time it,
+     * which Riffle's EXPLAIN does not: refused, not answered with a plan that looks like one.
+     */
+    static String explain(String sql) {
+        Matcher explain = EXPLAIN.matcher(sql);
+        if (!explain.lookingAt()) {
+            return sql;
+        }
+        String options = explain.group(3) == null ? "" : explain.group(3);
+        if (explain.group(2) != null || ANALYZE_OPTION.matcher(options).find()) {
+            throw new UnsupportedOperationException("EXPLAIN ANALYZE is not supported: Riffle explains a statement"
+                    + " without running it (EXPLAIN without ANALYZE)");
+        }
+        return sql.substring(0, explain.start(1)) + "EXPLAIN PLAN FOR " + sql.substring(explain.end());
     }
 
     private enum Kind { PLAIN, STRING, ESCAPE_STRING, OTHER }

@@ -10,6 +10,7 @@ import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.sql.planner.FlussRules;
 import dev.riffle.sql.planner.GuardedInput;
+import dev.riffle.sql.planner.JoinOrderProgram;
 import dev.riffle.sql.planner.MaterializedInput;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
@@ -89,6 +90,12 @@ final class RifflePrepare extends CalcitePrepareImpl {
                 return new CalciteSqlValidator(
                         SqlOperatorTables.chain(catalogReader, functions),
                         (CalciteCatalogReader) catalogReader, context.getTypeFactory(), validatorConfig);
+            }
+
+            @Override
+            protected org.apache.calcite.tools.Program getProgram() {
+                // a join of many tables joined in the FROM clause's order meets cross products
+                return org.apache.calcite.tools.Programs.sequence(JoinOrderProgram.INSTANCE, super.getProgram());
             }
 
             @Override

@@ -1,6 +1,7 @@
 package dev.riffle.sql.dialect;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
@@ -53,6 +54,19 @@ class PostgresSyntaxTest {
         // a type after AS stays a type
         assertThat(PostgresSyntax.normalize("SELECT CAST(x AS TIMESTAMP), y AS value")).isEqualTo(
                 "SELECT CAST(x AS TIMESTAMP), y AS \"value\"");
+    }
+
+    @Test
+    void explainAsPostgresWritesItIsCalcitesExplainPlan() {
+        assertThat(PostgresSyntax.normalize("EXPLAIN SELECT 1")).isEqualTo("EXPLAIN PLAN FOR SELECT 1");
+        assertThat(PostgresSyntax.normalize("  explain verbose (FORMAT TEXT, COSTS off) WITH a AS (SELECT 1) SELECT * FROM a"))
+                .isEqualTo("  EXPLAIN PLAN FOR WITH a AS (SELECT 1) SELECT * FROM a");
+        assertThat(PostgresSyntax.normalize("EXPLAIN PLAN FOR SELECT 1")).isEqualTo("EXPLAIN PLAN FOR SELECT 1");
+        assertThat(PostgresSyntax.normalize("EXPLAIN (ANALYZE false) SELECT 1")).isEqualTo("EXPLAIN PLAN FOR SELECT 1");
+        assertThatThrownBy(() -> PostgresSyntax.normalize("EXPLAIN ANALYZE SELECT 1"))
+                .isInstanceOf(UnsupportedOperationException.class).hasMessageContaining("EXPLAIN ANALYZE is not supported");
+        assertThatThrownBy(() -> PostgresSyntax.normalize("EXPLAIN (ANALYSE, BUFFERS) SELECT 1"))
+                .isInstanceOf(UnsupportedOperationException.class);
     }
 
     @Test
