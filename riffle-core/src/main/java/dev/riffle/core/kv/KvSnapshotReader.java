@@ -50,6 +50,12 @@ import org.apache.fluss.types.RowType;
  */
 public final class KvSnapshotReader implements TableReader {
     private static final long JOIN_MILLIS = TimeUnit.SECONDS.toMillis(30);
+    /**
+     * What the last thread to finish puts after its last batch: without it the end of a read was seen
+     * only when a 50 ms wait for the next batch ran out, 50 ms on every scan of a primary-key table
+     * (a join of 17 small tables paid it 17 times). It holds nothing; closing it frees nothing.
+     */
+    private static final VectorSchemaRoot END = new VectorSchemaRoot(List.of(), List.of());
 
     private final Schema schema;
     private final BufferAllocator allocator;
@@ -120,7 +126,9 @@ public final class KvSnapshotReader implements TableReader {
         } catch (Throwable e) {
             failure.compareAndSet(null, e);
         } finally {
-            finished.incrementAndGet();
+            if (finished.incrementAndGet() == threads.size()) {
+                ready.offer(END); // wakes a waiting hasNext at once; a full queue has batches to take first
+            }
         }
     }
 
@@ -156,7 +164,7 @@ public final class KvSnapshotReader implements TableReader {
             while (true) {
                 rethrowFailure();
                 VectorSchemaRoot batch = ready.poll(50, TimeUnit.MILLISECONDS);
-                if (batch != null) {
+                if (batch != null && batch != END) {
                     pending = batch;
                     return true;
                 }
