@@ -27,6 +27,10 @@ public final class RowBytes {
         }
     }
 
+    /** The most capacity kept between bodies. */
+    static final int KEPT_BYTES = 1 << 20;
+
+    private final int initialCapacity;
     private byte[] bytes;
     private int length;
 
@@ -35,12 +39,25 @@ public final class RowBytes {
     }
 
     public RowBytes(int capacity) {
+        this.initialCapacity = capacity;
         this.bytes = new byte[capacity];
     }
 
-    /** Empties the buffer for the next body; keeps its capacity. */
+    /**
+     * Empties the buffer for the next body. It keeps its capacity up to {@link #KEPT_BYTES}: an
+     * array grown for one large row (a long string, a big array) is let go, so that it does not
+     * stay with a connection that is left open for days.
+     */
     public void clear() {
         length = 0;
+        if (bytes.length > KEPT_BYTES) {
+            bytes = new byte[initialCapacity];
+        }
+    }
+
+    /** The capacity of the backing array (for tests of its growth and release). */
+    int capacity() {
+        return bytes.length;
     }
 
     /** How many bytes are written. */

@@ -36,6 +36,20 @@ class RowBytesTest {
         assertThat(new String(row.array(), 4, row.length() - 4, UTF_8)).isEqualTo("é");
     }
 
+    @Test
+    void anArrayGrownForOneLargeRowIsLetGoAtTheNextClear() {
+        RowBytes row = new RowBytes();
+        row.writeBytes(new byte[3 * RowBytes.KEPT_BYTES]);
+        assertThat(row.capacity()).isGreaterThanOrEqualTo(3 * RowBytes.KEPT_BYTES);
+        row.clear();
+        assertThat(row.length()).isZero();
+        assertThat(row.capacity()).isEqualTo(1024);
+        row.writeBytes(new byte[RowBytes.KEPT_BYTES / 2]);
+        int grown = row.capacity();
+        row.clear();
+        assertThat(row.capacity()).as("a moderate size is kept for the next rows").isEqualTo(grown);
+    }
+
     private static String decimal(long value) {
         RowBytes row = new RowBytes();
         row.writeByte('x');
