@@ -15,6 +15,7 @@ import picocli.CommandLine.Command;
         description = "SQL, HTTP and Arrow over Apache Fluss streams and their Apache Paimon lake.",
         subcommands = {LocalCommand.class, ReadCommand.class, dev.riffle.cli.tier.TierCommand.class,
                 dev.riffle.cli.sql.SqlCommand.class, dev.riffle.cli.serve.ServeCommand.class,
+                dev.riffle.cli.mcp.McpCommand.class,
                 CommandLine.HelpCommand.class})
 public final class RiffleCli implements Runnable {
     @CommandLine.Spec

@@ -78,6 +78,21 @@ class LocalCommandIT {
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(page.statusCode()).isEqualTo(200);
             assertThat(page.body()).contains("<title>Riffle console</title>");
+            // And MCP's streamable HTTP transport, read-only unless --mcp-allow-writes.
+            Matcher mcp = Pattern.compile("MCP\\s+(\\S+)\\s+\\(read-only\\)").matcher(Files.readString(stdout, UTF_8));
+            assertThat(mcp.find()).as("MCP address printed").isTrue();
+            assertThat(mcp.group(1)).isEqualTo(gateway.group(1) + "/mcp");
+            java.net.http.HttpResponse<String> initialized = java.net.http.HttpClient.newHttpClient().send(
+                    java.net.http.HttpRequest.newBuilder(java.net.URI.create(mcp.group(1)))
+                            .header("Content-Type", "application/json")
+                            .header("Accept", "application/json, text/event-stream")
+                            .POST(java.net.http.HttpRequest.BodyPublishers.ofString("{\"jsonrpc\": \"2.0\", \"id\": 1, "
+                                    + "\"method\": \"initialize\", \"params\": {\"protocolVersion\": \"2025-06-18\", "
+                                    + "\"capabilities\": {}, \"clientInfo\": {\"name\": \"t\", \"version\": \"1\"}}}"))
+                            .build(),
+                    java.net.http.HttpResponse.BodyHandlers.ofString());
+            assertThat(initialized.statusCode()).as(initialized.body()).isEqualTo(200);
+            assertThat(initialized.body()).contains("\"serverInfo\":{\"name\":\"riffle\"");
             // So does Flight SQL: the JDBC URL it printed answers a query through the Flight SQL JDBC driver.
             Matcher flight = Pattern.compile("Flight SQL JDBC URL\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
             assertThat(flight.find()).as("Flight SQL JDBC URL printed").isTrue();

@@ -17,6 +17,9 @@ import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.RequestScope;
 import dev.riffle.gateway.rows.LookupResource;
 import dev.riffle.gateway.rows.PlainRowLookup;
+import dev.riffle.mcp.McpHttpEndpoint;
+import dev.riffle.mcp.McpLimits;
+import dev.riffle.mcp.RiffleMcpServer;
 import dev.riffle.server.ServerBuilder;
 import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.ServerLimits;
@@ -36,6 +39,7 @@ import java.util.Set;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.FlussConnection;
 import org.eclipse.jetty.server.ServerConnector;
+import org.eclipse.jetty.servlet.ServletHolder;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -65,9 +69,11 @@ public final class Gateway implements AutoCloseable {
     private final String url;
     private final List<String> routes;
     private final ConsoleMode console;
+    private final RiffleMcpServer mcp;
 
     private Gateway(Javalin app, ServerRuntime runtime, GatewayMetrics metrics, String url, List<String> routes,
-            ConsoleMode console) {
+            ConsoleMode console, RiffleMcpServer mcp) {
+        this.mcp = mcp;
         this.app = app;
         this.runtime = runtime;
         this.metrics = metrics;
@@ -93,6 +99,11 @@ public final class Gateway implements AutoCloseable {
     /** Where the gateway answers, e.g. {@code http://127.0.0.1:8080}. */
     public String url() {
         return url;
+    }
+
+    /** Where MCP's streamable HTTP transport answers ({@code url() + "/mcp"}); see {@code docs/mcp.md}. */
+    public String mcpUrl() {
+        return url + McpHttpEndpoint.PATH;
     }
 
     /** Where the web console answers ({@code url() + "/"}), unless it is {@link ConsoleMode#OFF}. */
@@ -152,6 +163,7 @@ public final class Gateway implements AutoCloseable {
     public void close() throws Exception {
         try {
             app.stop();
+            mcp.close();
             metrics.close();
         } finally {
             runtime.close(); // sessions, the connection if the gateway opened it, then the allocator
@@ -162,6 +174,7 @@ public final class Gateway implements AutoCloseable {
     public static final class Builder extends ServerBuilder<Builder> {
         private ConsoleMode console = ConsoleMode.ON;
         private Duration idleTimeout = Duration.ofSeconds(30);
+        private McpLimits mcpLimits = McpLimits.DEFAULT;
 
         private Builder() {
             super("the gateway", "http", 8080);
@@ -244,6 +257,15 @@ public final class Gateway implements AutoCloseable {
         }
 
         /**
+         * What one MCP call at {@code /mcp} may answer and do (default {@link McpLimits#DEFAULT}:
+         * 200 rows, 64 KiB, read-only SQL). See {@code docs/mcp.md}.
+         */
+        public Builder mcp(McpLimits limits) {
+            this.mcpLimits = requireNonNull(limits, "limits is null");
+            return this;
+        }
+
+        /**
          * Opens the connection (unless given one) and listens. With {@link Auth#BASIC} the
          * gateway's own connection serves only {@code /ready}, so give it credentials (or a
          * listener) that can reach the cluster.
@@ -255,6 +277,7 @@ public final class Gateway implements AutoCloseable {
             Sessions sessions = runtime.sessions();
             GatewayMetrics metrics = new GatewayMetrics(runtime.allocator()::getAllocatedMemory);
             runtime.statements().bindTo(metrics.registry());
+            RiffleMcpServer mcp = RiffleMcpServer.over(sessions, mcpLimits, metrics.registry());
             try {
                 QueuedThreadPool threads = new QueuedThreadPool(250, 8, 60_000);
                 threads.setName("riffle-gateway-http");
@@ -278,8 +301,11 @@ public final class Gateway implements AutoCloseable {
                         connector.setIdleTimeout(idleTimeout.toMillis());
                         return connector;
                     });
-                    config.jetty.modifyServletContextHandler(context -> Routes.aheadOfJavalin(rowLookup, sessions,
-                            metrics, console, auth()).forEach(context::insertHandler));
+                    config.jetty.modifyServletContextHandler(context -> {
+                        Routes.aheadOfJavalin(rowLookup, sessions, metrics, console, auth())
+                                .forEach(context::insertHandler);
+                        context.addServlet(new ServletHolder("mcp", mcp.httpEndpoint()), McpHttpEndpoint.PATH);
+                    });
                     config.http.maxRequestSize = limits.maxBodyBytes();
                     config.http.prefer405over404 = true;
                     config.http.disableCompression();
@@ -309,8 +335,9 @@ public final class Gateway implements AutoCloseable {
                 String shownHost = host().equals("0.0.0.0") || host().equals("::") ? "127.0.0.1" : host();
                 String url = "http://" + shownHost + ":" + app.port();
                 LOG.info("HTTP gateway at {} over Fluss {}", url, runtime.bootstrapServers());
-                return new Gateway(app, runtime, metrics, url, List.copyOf(routes), console);
+                return new Gateway(app, runtime, metrics, url, List.copyOf(routes), console, mcp);
             } catch (RuntimeException e) {
+                mcp.close();
                 metrics.close();
                 try {
                     runtime.close();

@@ -6,7 +6,10 @@ import static java.nio.charset.StandardCharsets.UTF_8;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import dev.riffle.gateway.mcp.McpClients;
 import dev.riffle.local.LocalCluster;
+import io.modelcontextprotocol.client.McpSyncClient;
+import io.modelcontextprotocol.spec.McpSchema;
 import dev.riffle.server.session.Sessions;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -282,18 +285,9 @@ class AuthIT {
             acls.add(new AclBinding(Resource.table(path), new AccessControlEntry(new FlussPrincipal("user" + i, "User"),
                     AccessControlEntry.WILD_CARD_HOST, OperationType.READ, PermissionType.ALLOW)));
         }
+        keyedTable(path, "one");
         try (Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
                 Admin admin = connection.getAdmin()) {
-            admin.createDatabase(path.getDatabaseName(), DatabaseDescriptor.EMPTY, true).get();
-            admin.createTable(path, TableDescriptor.builder()
-                    .schema(Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING())
-                            .primaryKey("id").build())
-                    .distributedBy(1, "id").build(), false).get();
-            try (Table table = connection.getTable(path)) {
-                UpsertWriter writer = table.newUpsert().createWriter();
-                writer.upsert(GenericRow.of(1, BinaryString.fromString("one")));
-                writer.flush();
-            }
             admin.createAcls(acls).all().get();
         }
 
@@ -326,6 +320,71 @@ class AuthIT {
         assertThat(counts.closed()).isEqualTo(MANY);
         assertThat(counts.connectionsClosed()).isEqualTo(MANY);
         assertThat(counts.tablesClosed()).isEqualTo(MANY);
+    }
+
+    @Test
+    void mcpAsksForCredentialsAndRunsEachToolCallAsItsCaller() throws Exception {
+        String initialize = "{\"jsonrpc\": \"2.0\", \"id\": 1, \"method\": \"initialize\", \"params\": "
+                + "{\"protocolVersion\": \"2025-06-18\", \"capabilities\": {}, \"clientInfo\": {\"name\": \"t\", "
+                + "\"version\": \"1\"}}}";
+        for (String[] headers : List.of(new String[] {"Accept", "application/json, text/event-stream"},
+                new String[] {"Accept", "application/json, text/event-stream", "Authorization", basic("alice", "wrong")},
+                new String[] {"Accept", "application/json, text/event-stream", "Authorization", "Bearer abc"})) {
+            Api.Response response = api.postJson("/mcp", initialize, headers);
+            assertThat(response.status()).as(response.text()).isEqualTo(401);
+            assertThat(response.header("WWW-Authenticate")).isEqualTo("Basic realm=\"riffle\"");
+            assertThat(response.errorCode()).isEqualTo("unauthenticated");
+        }
+
+        TablePath path = TablePath.of("mcp_acl", "events");
+        keyedTable(path, "one", "two");
+        try (McpSyncClient alice = McpClients.http(gateway.url(), Map.of("Authorization", ALICE));
+                McpSyncClient admin = McpClients.http(gateway.url(), Map.of("Authorization", ADMIN))) {
+            alice.initialize();
+            admin.initialize();
+            // Fluss decides: alice has no ACL on the table, the super user may read it.
+            McpSchema.CallToolResult denied = McpClients.call(alice, "sample", Map.of("table", path.toString()));
+            assertThat(denied.isError()).isTrue();
+            assertThat(McpClients.text(denied)).startsWith("[forbidden] ");
+            McpSchema.CallToolResult lookedUp = McpClients.call(alice, "lookup", Map.of("table", path.toString(),
+                    "key", Map.of("id", 2)));
+            assertThat(McpClients.text(lookedUp)).startsWith("[forbidden] ");
+            assertThat(McpClients.text(McpClients.call(admin, "sample", Map.of("table", path.toString()))))
+                    .contains("one", "two", "(2 rows)");
+
+            // As for all SQL: the database must be visible to her, and the table readable.
+            grantDatabase("alice", path.getDatabaseName(), OperationType.DESCRIBE);
+            assertThat(McpClients.text(McpClients.call(alice, "sample", Map.of("table", path.toString()))))
+                    .startsWith("[forbidden] ");
+            grant("alice", path, OperationType.READ);
+            McpSchema.CallToolResult sampled = McpClients.call(alice, "sample", Map.of("table", path.toString()));
+            assertThat(sampled.isError()).as(McpClients.text(sampled)).isFalse();
+            assertThat(McpClients.text(sampled)).contains("one", "two", "(2 rows)");
+            assertThat(McpClients.text(McpClients.call(alice, "lookup", Map.of("table", path.toString(), "key",
+                    Map.of("id", 2))))).contains("two");
+            // Read-only by default, even for the super user.
+            assertThat(McpClients.text(McpClients.call(admin, "query", Map.of("sql", "DELETE FROM " + path
+                    + " WHERE id = 1")))).startsWith("[read_only] ");
+        }
+    }
+
+    /** A table (id INT primary key, name STRING) made by the super user, holding {@code names} under ids 1, 2, ... */
+    private static void keyedTable(TablePath path, String... names) throws Exception {
+        try (Connection connection = ConnectionFactory.createConnection(cluster.clientConfig());
+                Admin admin = connection.getAdmin()) {
+            admin.createDatabase(path.getDatabaseName(), DatabaseDescriptor.EMPTY, true).get();
+            admin.createTable(path, TableDescriptor.builder()
+                    .schema(Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING())
+                            .primaryKey("id").build())
+                    .distributedBy(1, "id").build(), false).get();
+            try (Table table = connection.getTable(path)) {
+                UpsertWriter writer = table.newUpsert().createWriter();
+                for (int i = 0; i < names.length; i++) {
+                    writer.upsert(GenericRow.of(i + 1, BinaryString.fromString(names[i])));
+                }
+                writer.flush();
+            }
+        }
     }
 
     private static void grant(String user, TablePath path, OperationType operation) throws Exception {

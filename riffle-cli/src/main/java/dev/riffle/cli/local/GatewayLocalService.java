@@ -7,6 +7,7 @@ import dev.riffle.gateway.Gateway;
 import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
+import dev.riffle.mcp.McpLimits;
 import java.util.LinkedHashMap;
 import java.util.Map;
 
@@ -19,6 +20,9 @@ public final class GatewayLocalService implements LocalService {
     public static final String PORT_OPTION = "http.port";
     public static final String HOST_OPTION = "http.host";
     public static final String CONSOLE_OPTION = "console";
+    public static final String MCP_ALLOW_WRITES_OPTION = "mcp.allow-writes";
+    public static final String MCP_MAX_ROWS_OPTION = "mcp.max-rows";
+    public static final String MCP_MAX_BYTES_OPTION = "mcp.max-bytes";
     public static final int DEFAULT_PORT = 8080;
 
     @Override
@@ -40,14 +44,36 @@ public final class GatewayLocalService implements LocalService {
                 .host(options.getOrDefault(HOST_OPTION, "127.0.0.1"))
                 .port(port)
                 .console(ConsoleMode.parse(options.getOrDefault(CONSOLE_OPTION, ConsoleMode.ON.label())))
-                .limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT));
+                .limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT))
+                .mcp(mcpLimits(options));
         shared.get(RunningStatements.class).ifPresent(builder::statements);
         Gateway gateway = builder.start();
         Map<String, String> addresses = new LinkedHashMap<>();
         addresses.put("HTTP gateway", gateway.url());
+        addresses.put("MCP", gateway.mcpUrl() + (mcpLimits(options).writesAllowed() ? "   (writes allowed)"
+                : "   (read-only)"));
         gateway.consoleUrl().ifPresent(url -> addresses.put("Web console", url
                 + (gateway.console() == ConsoleMode.READ_ONLY ? "   (read-only)" : "")));
         return new Running(addresses, gateway);
+    }
+
+    private static McpLimits mcpLimits(Map<String, String> options) {
+        McpLimits defaults = McpLimits.DEFAULT;
+        return new McpLimits(number(options, MCP_MAX_ROWS_OPTION, defaults.maxRows()),
+                number(options, MCP_MAX_BYTES_OPTION, defaults.maxBytes()),
+                Boolean.parseBoolean(options.getOrDefault(MCP_ALLOW_WRITES_OPTION, "false")));
+    }
+
+    private static int number(Map<String, String> options, String option, int otherwise) {
+        String value = options.get(option);
+        if (value == null) {
+            return otherwise;
+        }
+        try {
+            return Integer.parseInt(value.trim());
+        } catch (NumberFormatException e) {
+            throw new IllegalArgumentException(option + " must be a whole number, got '" + value + "'");
+        }
     }
 
     private static int port(String value) {

@@ -88,6 +88,9 @@ public final class LocalCommand implements Callable<Integer> {
     @Mixin
     StatementOptions statementOptions;
 
+    @Mixin
+    dev.riffle.cli.McpOptions mcp = new dev.riffle.cli.McpOptions();
+
     @Spec
     CommandSpec spec;
 
@@ -122,6 +125,10 @@ public final class LocalCommand implements Callable<Integer> {
         pgTls.privateKey().ifPresent(key -> serviceOptions.put(PgLocalService.TLS_KEY_OPTION,
                 key.toAbsolutePath().toString()));
         serviceOptions.put(GatewayLocalService.CONSOLE_OPTION, console.mode().label());
+        dev.riffle.mcp.McpLimits mcpLimits = mcp.limits(spec.commandLine());
+        serviceOptions.put(GatewayLocalService.MCP_ALLOW_WRITES_OPTION, Boolean.toString(mcpLimits.writesAllowed()));
+        serviceOptions.put(GatewayLocalService.MCP_MAX_ROWS_OPTION, Integer.toString(mcpLimits.maxRows()));
+        serviceOptions.put(GatewayLocalService.MCP_MAX_BYTES_OPTION, Integer.toString(mcpLimits.maxBytes()));
         Path dir = dataDir.toAbsolutePath().normalize();
         Path logFile = dir.resolve("logs").resolve("riffle.log");
         // Before the first logger exists, so that Fluss's and Paimon's logs land beside the data.

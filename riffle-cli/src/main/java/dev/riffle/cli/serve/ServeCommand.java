@@ -108,6 +108,9 @@ public final class ServeCommand implements Callable<Integer> {
     @Mixin
     StatementOptions statementOptions;
 
+    @Mixin
+    dev.riffle.cli.McpOptions mcp = new dev.riffle.cli.McpOptions();
+
     /** Where {@code --service-user}'s password comes from (not the command line, which others can read). */
     public static final String SERVICE_PASSWORD_ENV = "RIFFLE_SERVICE_PASSWORD";
     /**
@@ -160,7 +163,8 @@ public final class ServeCommand implements Callable<Integer> {
         ServerLimits limits = statementOptions.limits(ServerLimits.DEFAULT);
         try (RunningStatements statements = statementOptions.statements();
                 Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                        .port(httpPort).console(console.mode()).limits(limits).statements(statements).start();
+                        .port(httpPort).console(console.mode()).limits(limits).statements(statements)
+                        .mcp(mcp.limits(spec.commandLine())).start();
                 AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway, limits,
                         statements);
                 AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers, limits, statements)) {
@@ -170,6 +174,8 @@ public final class ServeCommand implements Callable<Integer> {
                             : " (no authentication)"));
             out.println("  HTTP gateway:  " + gateway.url() + "   (routes: " + gateway.url() + "/openapi.json)");
             out.println("  SQL over HTTP: POST " + gateway.url() + "/v1/sql");
+            out.println("  MCP:           " + gateway.mcpUrl() + (mcp.limits(spec.commandLine()).writesAllowed()
+                    ? "   (writes allowed)" : "   (read-only)"));
             gateway.consoleUrl().ifPresent(url -> out.println("  Web console:   " + url
                     + (console.mode() == dev.riffle.gateway.console.ConsoleMode.READ_ONLY ? "   (read-only)" : "")));
             out.println("  JDBC URL:      " + gateway.jdbcUrl());

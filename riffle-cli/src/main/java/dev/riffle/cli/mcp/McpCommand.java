@@ -1,0 +1,44 @@
+package dev.riffle.cli.mcp;
+
+import dev.riffle.cli.FlussClientOptions;
+import dev.riffle.cli.McpOptions;
+import dev.riffle.mcp.McpStdioServer;
+import java.util.concurrent.Callable;
+import org.apache.fluss.config.ConfigOptions;
+import org.apache.fluss.config.Configuration;
+import picocli.CommandLine;
+import picocli.CommandLine.Command;
+import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Option;
+
+/**
+ * {@code riffle mcp}: a Model Context Protocol server over stdin and stdout, for agents that start
+ * it as a process (Claude Desktop, IDEs, ...). It serves until stdin ends; logs go to stderr and
+ * the log file, never to stdout, which carries MCP's messages. See {@code docs/mcp.md}.
+ */
+@Command(name = "mcp", mixinStandardHelpOptions = true,
+        description = "Serve the Model Context Protocol over stdin/stdout (for agents that start Riffle as a process).")
+public final class McpCommand implements Callable<Integer> {
+    @CommandLine.Spec
+    CommandLine.Model.CommandSpec spec;
+
+    @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9123",
+            description = "Fluss bootstrap servers (default: ${DEFAULT-VALUE}).")
+    String bootstrapServers;
+
+    @Mixin
+    FlussClientOptions clientOptions = new FlussClientOptions();
+
+    @Mixin
+    McpOptions mcp = new McpOptions();
+
+    @Override
+    public Integer call() throws Exception {
+        Configuration conf = new Configuration();
+        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
+        clientOptions.applyTo(conf);
+        McpStdioServer.builder().clientConfig(conf).mcpLimits(mcp.limits(spec.commandLine()))
+                .run(System.in, System.out);
+        return 0;
+    }
+}
