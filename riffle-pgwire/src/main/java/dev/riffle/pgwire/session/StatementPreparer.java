@@ -66,7 +66,7 @@ final class StatementPreparer {
             try (RequestContext request = session.open("PostgreSQL parse")) {
                 statementShape = SqlStatements.shape(request, placeholders.sql());
                 for (Field field : statementShape.rows().getFields()) {
-                    columns.add(ColumnOrigins.of(field, request));
+                    columns.add(ColumnOrigins.of(field));
                 }
             } catch (SQLException e) {
                 throw new SqlFailure(e, placeholders.sql());

@@ -78,10 +78,6 @@ public final class RowBytes {
         return bytes;
     }
 
-    public byte byteAt(int index) {
-        return bytes[index];
-    }
-
     public void writeByte(int value) {
         ensure(1);
         bytes[length++] = (byte) value;

@@ -60,6 +60,10 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
     public static final String ORIGIN_TABLE = "ARROW:FLIGHT:SQL:TABLE_NAME";
     /** Field metadata of a column read as it is from a table: the column's name in the table. */
     public static final String ORIGIN_COLUMN = "riffle:origin_column";
+    /** The Fluss table id of the planned table a column comes from. */
+    public static final String ORIGIN_TABLE_ID = "riffle:origin_table_id";
+    /** The column's position (from 1) in that table's schema. */
+    public static final String ORIGIN_POSITION = "riffle:origin_position";
 
     public StatementShape {
         requireNonNull(rows, "rows is null");
@@ -104,13 +108,15 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
                 continue;
             }
             // Calcite names the table as the statement did (PostgreSQL's lower case); Fluss by its own name
-            TablePath path = tables.stream().map(TableInfo::getTablePath)
-                    .filter(t -> t.getDatabaseName().equals(column.schemaName) && t.getTableName().equals(column.tableName))
+            java.util.Optional<TableInfo> planned = tables.stream()
+                    .filter(t -> t.getTablePath().getDatabaseName().equals(column.schemaName)
+                            && t.getTablePath().getTableName().equals(column.tableName))
                     .findFirst()
-                    .or(() -> tables.stream().map(TableInfo::getTablePath)
-                            .filter(t -> t.getDatabaseName().equalsIgnoreCase(column.schemaName)
-                                    && t.getTableName().equalsIgnoreCase(column.tableName))
-                            .findFirst())
+                    .or(() -> tables.stream()
+                            .filter(t -> t.getTablePath().getDatabaseName().equalsIgnoreCase(column.schemaName)
+                                    && t.getTablePath().getTableName().equalsIgnoreCase(column.tableName))
+                            .findFirst());
+            TablePath path = planned.map(TableInfo::getTablePath)
                     .orElse(TablePath.of(column.schemaName, column.tableName));
             java.util.Map<String, String> metadata = new java.util.HashMap<>();
             if (field.getMetadata() != null) {
@@ -119,6 +125,15 @@ public record StatementShape(Schema rows, Schema parameters, boolean query) {
             metadata.put(ORIGIN_SCHEMA, path.getDatabaseName());
             metadata.put(ORIGIN_TABLE, path.getTableName());
             metadata.put(ORIGIN_COLUMN, column.columnName);
+            // The planned table's id and the column's position in it: what PostgreSQL's RowDescription
+            // says of a column's origin, known here without asking the cluster again.
+            planned.ifPresent(info -> {
+                int index = info.getSchema().getColumnNames().indexOf(column.columnName);
+                if (index >= 0) {
+                    metadata.put(ORIGIN_TABLE_ID, Long.toString(info.getTableId()));
+                    metadata.put(ORIGIN_POSITION, Integer.toString(index + 1));
+                }
+            });
             FieldType type = field.getFieldType();
             fields.add(new Field(field.getName(), new FieldType(type.isNullable(), type.getType(), type.getDictionary(),
                     metadata), field.getChildren()));
