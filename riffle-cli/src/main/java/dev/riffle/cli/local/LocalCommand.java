@@ -9,6 +9,7 @@ import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
+import dev.riffle.local.demo.DemoData;
 import java.io.PrintWriter;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -91,6 +92,14 @@ public final class LocalCommand implements Callable<Integer> {
     @Mixin
     dev.riffle.cli.McpOptions mcp = new dev.riffle.cli.McpOptions();
 
+    @Option(names = "--demo", description = "Write live demo data while running: demo.orders (appended, tiered into "
+            + "the lake) and demo.customers (upserted); the banner shows queries to try.")
+    boolean demo;
+
+    @Option(names = "--demo-rate", paramLabel = "N", defaultValue = "2000",
+            description = "With --demo: orders a second (default: ${DEFAULT-VALUE}).")
+    int demoRate;
+
     @Spec
     CommandSpec spec;
 
@@ -125,6 +134,13 @@ public final class LocalCommand implements Callable<Integer> {
         pgTls.privateKey().ifPresent(key -> serviceOptions.put(PgLocalService.TLS_KEY_OPTION,
                 key.toAbsolutePath().toString()));
         serviceOptions.put(GatewayLocalService.CONSOLE_OPTION, console.mode().label());
+        if (demoRate < 1 || demoRate > 1_000_000) {
+            throw new picocli.CommandLine.ParameterException(spec.commandLine(),
+                    "--demo-rate must be between 1 and 1000000 orders a second, got " + demoRate);
+        }
+        if (demo) {
+            serviceOptions.put(DemoLocalService.RATE_OPTION, Integer.toString(demoRate));
+        }
         dev.riffle.mcp.McpLimits mcpLimits = mcp.limits(spec.commandLine());
         serviceOptions.put(GatewayLocalService.MCP_ALLOW_WRITES_OPTION, Boolean.toString(mcpLimits.writesAllowed()));
         serviceOptions.put(GatewayLocalService.MCP_MAX_ROWS_OPTION, Integer.toString(mcpLimits.maxRows()));
@@ -180,6 +196,9 @@ public final class LocalCommand implements Callable<Integer> {
                 addresses.put("Log file", logFile.toString());
                 addresses.put("Heap limit", heapLimit());
                 printReady(out, addresses, cluster.bootstrapServers(), System.nanoTime() - started);
+                if (demo) {
+                    printDemo(out, addresses, cluster.bootstrapServers());
+                }
                 stop.await();
                 out.println("Stopping...");
                 out.flush();
@@ -204,6 +223,29 @@ public final class LocalCommand implements Callable<Integer> {
                 ? String.format(java.util.Locale.ROOT, "%.1f GiB", bytes / (double) (1L << 30))
                 : (bytes >> 20) + " MiB";
         return size + " (set with RIFFLE_JAVA_OPTS=-Xmx...)";
+    }
+
+    /** The demo's three queries, and each ready to paste into a surface. */
+    private static void printDemo(PrintWriter out, Map<String, String> addresses, String bootstrap) {
+        List<String> queries = DemoData.QUERIES;
+        out.println();
+        out.println("Demo data is being written to " + DemoData.ORDERS + " and " + DemoData.CUSTOMERS + ". Try:");
+        queries.forEach(query -> out.println("  " + query + ";"));
+        String psql = addresses.get("PostgreSQL (psql)");
+        if (psql != null) {
+            out.println("from psql:");
+            out.println("  " + psql + " -c \"" + queries.get(0) + "\"");
+        }
+        out.println("from riffle sql:");
+        out.println("  bin/riffle sql --bootstrap-servers " + bootstrap + " -e \"" + queries.get(1) + "\"");
+        String gateway = addresses.get("HTTP gateway");
+        if (gateway != null) {
+            out.println("from curl:");
+            out.println("  curl -s " + gateway + "/v1/sql -H 'Content-Type: application/json' -d '{\"sql\": \""
+                    + queries.get(2) + "\"}'");
+            out.println("or in the web console at " + gateway + "/ (demo.orders' offsets move as you watch).");
+        }
+        out.flush();
     }
 
     private static void printReady(PrintWriter out, Map<String, String> addresses, String bootstrap, long nanos) {

@@ -1,7 +1,12 @@
 package dev.riffle.cli.sql;
 
-import java.io.ByteArrayInputStream;
-import java.io.InputStream;
+import java.sql.Connection;
+import java.sql.DriverManager;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
+import java.io.OutputStreamWriter;
+import java.io.PrintWriter;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -12,14 +17,17 @@ import picocli.CommandLine.Option;
 import sqlline.SqlLine;
 
 /**
- * {@code riffle sql}: an interactive SQL shell (sqlline) over {@code jdbc:riffle://HOST:PORT}, or
- * one-shot with {@code -e SQL} / {@code -f FILE}: prints the results as CSV and exits non-zero
- * when a statement fails.
+ * {@code riffle sql}: an interactive SQL shell (sqlline, with history and completion) over
+ * {@code jdbc:riffle://HOST:PORT}, or one-shot with {@code -e SQL} / {@code -f FILE}: prints the
+ * results as an aligned table, CSV, JSON lines or Arrow ({@code --format}), and stops at the first
+ * statement that fails with one line naming its code, and exit code 1.
  */
 @Command(name = "sql", mixinStandardHelpOptions = true,
         description = "SQL over Fluss tables (one schema per database; t$log, t$lake, t$changelog beside each table t)."
                 + " Interactive unless -e or -f is given.")
 public final class SqlCommand implements Callable<Integer> {
+    @picocli.CommandLine.Spec
+    picocli.CommandLine.Model.CommandSpec spec;
 
     @Option(names = "--bootstrap-servers", paramLabel = "HOST:PORT", defaultValue = "127.0.0.1:9123",
             description = "Fluss bootstrap servers (default: ${DEFAULT-VALUE}).")
@@ -31,6 +39,11 @@ public final class SqlCommand implements Callable<Integer> {
     @Option(names = {"-f", "--file"}, paramLabel = "FILE", description = "Run the statements in FILE and exit.")
     Path file;
 
+    @Option(names = "--format", paramLabel = "table|csv|json|arrow", defaultValue = "table",
+            description = "How -e and -f print rows: an aligned table with the row count (default), CSV with a "
+                    + "header, a JSON object per line, or an Arrow IPC stream.")
+    String format;
+
     @Override
     public Integer call() throws Exception {
         if (execute != null && file != null) {
@@ -40,20 +53,22 @@ public final class SqlCommand implements Callable<Integer> {
             throw new IllegalArgumentException("Cannot read " + file);
         }
         Class.forName("dev.riffle.sql.jdbc.RiffleDriver"); // registers jdbc:riffle:
-        List<String> args = new ArrayList<>(List.of("-u", "jdbc:riffle://" + bootstrapServers, "-n", "", "-p", "",
-                "-d", "dev.riffle.sql.jdbc.RiffleDriver"));
-        boolean interactive = execute == null && file == null;
-        if (!interactive) {
-            // Without a terminal sqlline prints empty tables unless told a format.
-            args.addAll(List.of("--outputformat=csv", "--showHeader=true", "--silent=true", "--showWarnings=false"));
-            if (execute != null) {
-                args.addAll(List.of("-e", execute));
-            } else {
-                args.addAll(List.of("-f", file.toString()));
+        String url = "jdbc:riffle://" + bootstrapServers;
+        if (execute != null || file != null) {
+            OutputFormat output = OutputFormat.parse(format);
+            String script = execute != null ? execute : Files.readString(file);
+            try (Connection connection = DriverManager.getConnection(url);
+                    BufferAllocator allocator = new RootAllocator()) {
+                // Rows go to stdout itself (not picocli's writer): Arrow's are bytes, and every
+                // format's must reach the same stream in order.
+                PrintWriter text = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
+                return new OneShotSql(connection, allocator, output, text, System.out, spec.commandLine().getErr())
+                        .run(script);
             }
         }
-        InputStream in = interactive ? System.in : new ByteArrayInputStream(new byte[0]);
-        SqlLine.Status status = new SqlLine().begin(args.toArray(String[]::new), in, interactive);
+        List<String> args = new ArrayList<>(List.of("-u", url, "-n", "", "-p", "",
+                "-d", "dev.riffle.sql.jdbc.RiffleDriver"));
+        SqlLine.Status status = new SqlLine().begin(args.toArray(String[]::new), System.in, true);
         return status == SqlLine.Status.OK ? 0 : 1;
     }
 }

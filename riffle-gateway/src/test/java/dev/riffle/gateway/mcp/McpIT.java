@@ -311,6 +311,31 @@ class McpIT {
 
     @ParameterizedTest
     @EnumSource(Transport.class)
+    void everyReadingToolServesEveryKindOfTable(Transport transport) {
+        McpSyncClient client = READ_ONLY.get(transport);
+        // table -> (its rows, its changes): a log table, a primary-key table (20 keys, one deleted, 23
+        // changes), a partitioned table, a datalake table read through its lake snapshot.
+        Map<TablePath, List<Integer>> expected = Map.of(events, List.of(EVENTS, EVENTS), users, List.of(19, 23),
+                visits, List.of(10, 10), clicks, List.of(CLICKS, CLICKS));
+        expected.forEach((table, counts) -> {
+            String name = table.toString();
+            assertThat(rows(call(client, "query", Map.of("sql", "SELECT count(*) AS n FROM " + name)), "rows"))
+                    .as(name).containsExactly(Map.of("n", counts.get(0)));
+            assertThat(rows(call(client, "sample", Map.of("table", name, "limit", 3)), "rows")).as(name).hasSize(3);
+            List<Map<String, Object>> changes = rows(call(client, "tail", Map.of("table", name, "limit", 200)),
+                    "rows");
+            assertThat(changes).as(name).hasSize(counts.get(1));
+            assertThat(changes).extracting(c -> (String) c.get("_change_type")).as(name)
+                    .containsAnyOf("+A", "+I", "-U", "+U", "-D");
+            assertThat(rows(call(client, "describe_table", Map.of("table", name)), "offsets")).as(name)
+                    .isNotEmpty();
+            assertThat(rows(call(client, "explain", Map.of("sql", "SELECT * FROM " + name)), "access_paths"))
+                    .as(name).hasSize(1);
+        });
+    }
+
+    @ParameterizedTest
+    @EnumSource(Transport.class)
     void answersAreCappedInRowsAndBytesAndSaySo(Transport transport) {
         McpSyncClient client = WRITABLE.get(transport); // 100 rows, 300 bytes
         McpSchema.CallToolResult all = call(client, "query", Map.of("sql", "SELECT * FROM " + events.toString()));
