@@ -199,6 +199,8 @@ public final class LocalCommand implements Callable<Integer> {
                 if (demo) {
                     printDemo(out, addresses, cluster.bootstrapServers());
                 }
+                out.println("Press Ctrl-C to stop.");
+                out.flush();
                 stop.await();
                 out.println("Stopping...");
                 out.flush();
@@ -257,7 +259,5 @@ public final class LocalCommand implements Callable<Integer> {
         out.println("  bin/riffle sql --bootstrap-servers " + bootstrap);
         out.println("or read a table with");
         out.println("  bin/riffle read DB.TABLE --bootstrap-servers " + bootstrap);
-        out.println("Press Ctrl-C to stop.");
-        out.flush();
     }
 }

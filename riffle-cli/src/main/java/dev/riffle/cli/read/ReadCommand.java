@@ -126,8 +126,8 @@ public final class ReadCommand implements Callable<Integer> {
         // With rows going to the same terminal, a redrawn line would tear through them.
         ProgressBar progressBar = new ProgressBar(err, terminal.stderr() && !(toStdout && terminal.stdout()),
                 System::nanoTime);
-        try (Riffle riffle = connect();
-                TableReader reader = open(riffle, projection);
+        Riffle riffle = connect();
+        try (TableReader reader = open(riffle, projection);
                 // Opened only now: a wrong table, column or offset leaves an existing file alone.
                 Output output = toStdout ? Output.stdout(spec.commandLine().getOut(), System.out) : Output.file(Path.of(out));
                 RowWriter writer = format.open(output, reader.schema(), riffle.allocator())) {
@@ -149,6 +149,8 @@ public final class ReadCommand implements Callable<Integer> {
         } catch (Exception e) {
             progressBar.clear();
             throw e;
+        } finally {
+            dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
         }
     }
 

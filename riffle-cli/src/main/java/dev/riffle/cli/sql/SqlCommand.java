@@ -57,13 +57,15 @@ public final class SqlCommand implements Callable<Integer> {
         if (execute != null || file != null) {
             OutputFormat output = OutputFormat.parse(format);
             String script = execute != null ? execute : Files.readString(file);
-            try (Connection connection = DriverManager.getConnection(url);
-                    BufferAllocator allocator = new RootAllocator()) {
+            Connection connection = DriverManager.getConnection(url);
+            try (BufferAllocator allocator = new RootAllocator()) {
                 // Rows go to stdout itself (not picocli's writer): Arrow's are bytes, and every
                 // format's must reach the same stream in order.
                 PrintWriter text = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
                 return new OneShotSql(connection, allocator, output, text, System.out, spec.commandLine().getErr())
                         .run(script);
+            } finally {
+                dev.riffle.cli.BackgroundClose.close(connection, "the SQL connection");
             }
         }
         List<String> args = new ArrayList<>(List.of("-u", url, "-n", "", "-p", "",

@@ -53,11 +53,16 @@ public final class TierCommand implements Callable<Integer> {
         Configuration client = new Configuration();
         client.setString("bootstrap.servers", bootstrapServers);
         clientOptions.applyTo(client);
-        try (Riffle riffle = Riffle.connect(client)) {
-            if (status) {
+        if (status) {
+            Riffle riffle = Riffle.connect(client);
+            try {
                 printStatus(riffle, out);
                 return 0;
+            } finally {
+                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
             }
+        }
+        try (Riffle riffle = Riffle.connect(client)) {
             LakeConfig lake = warehouse != null ? LakeConfig.paimonWarehouse(warehouse)
                     : LakeConfig.discover(riffle.connection().getAdmin()).orElseThrow(() -> new IllegalArgumentException(
                             "The cluster at " + bootstrapServers + " does not say where its lake is; pass --warehouse URI"));
