@@ -16,6 +16,7 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.PriorityQueue;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.TimeStampVector;
@@ -25,8 +26,8 @@ import org.apache.fluss.metadata.TablePath;
 
 /**
  * {@code tail}: a table's newest changes. Each bucket's log is read from at most N offsets before
- * its latest, so the work is bounded by N times the buckets whatever the table's size; of those
- * the N newest by commit time are answered, oldest first.
+ * its latest, so the work is bounded by N times the buckets whatever the table's size, and only
+ * the N newest by commit time are kept while reading; they are answered oldest first.
  */
 public final class TailTool implements RiffleTool {
     @Override
@@ -60,7 +61,9 @@ public final class TailTool implements RiffleTool {
         Map<BucketRef, Long> from = new HashMap<>();
         latest.forEach((bucket, end) -> from.put(bucket,
                 Math.max(earliest.getOrDefault(bucket, 0L), end - limit)));
-        List<Change> changes = new ArrayList<>();
+        // The newest `limit` changes seen so far, oldest on top: memory stays that of `limit` rows
+        // however many buckets (and partitions) were read.
+        PriorityQueue<Change> newest = new PriorityQueue<>(ORDER);
         List<String> columns;
         try (TableReader reader = changelog.from(StartingOffsets.explicit(from))
                 .until(StoppingOffsets.explicit(latest)).createReader()) {
@@ -74,15 +77,23 @@ public final class TailTool implements RiffleTool {
                     BigIntVector offsets = (BigIntVector) vectors.get(offsetColumn);
                     TimeStampVector times = (TimeStampVector) vectors.get(timeColumn);
                     for (int row = 0; row < batch.rowCount(); row++) {
-                        changes.add(new Change(times.get(row), offsets.get(row), cells.text(row), cells.json(row)));
+                        long time = times.get(row);
+                        long offset = offsets.get(row);
+                        if (newest.size() == limit && !newer(time, offset, newest.peek())) {
+                            continue; // older than every change kept: not converted at all
+                        }
+                        newest.add(new Change(time, offset, cells.text(row), cells.json(row)));
+                        if (newest.size() > limit) {
+                            newest.poll();
+                        }
                     }
                 }
             }
         }
-        changes.sort(Comparator.comparingLong(Change::time).thenComparingLong(Change::offset));
-        List<Change> newest = changes.subList(Math.max(0, changes.size() - limit), changes.size());
+        List<Change> changes = new ArrayList<>(newest);
+        changes.sort(ORDER);
         CappedRows.Collector rows = new CappedRows.Collector(columns, limit, call.limits().maxBytes());
-        for (Change change : newest) {
+        for (Change change : changes) {
             if (!rows.add(change.text(), change::json)) {
                 break;
             }
@@ -92,6 +103,13 @@ public final class TailTool implements RiffleTool {
         structured.put("table", path.toString());
         return new ToolAnswer("The newest " + kept.size() + (kept.size() == 1 ? " change" : " changes") + " of "
                 + path + ":\n" + TextTable.render(kept), structured);
+    }
+
+    private static final Comparator<Change> ORDER = Comparator.comparingLong(Change::time)
+            .thenComparingLong(Change::offset);
+
+    private static boolean newer(long time, long offset, Change than) {
+        return time > than.time() || (time == than.time() && offset > than.offset());
     }
 
     private record Change(long time, long offset, List<Optional<String>> text, Map<String, Object> json) {}
