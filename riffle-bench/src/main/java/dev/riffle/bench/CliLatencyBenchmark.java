@@ -42,11 +42,7 @@ public final class CliLatencyBenchmark {
 
     public static void main(String[] args) throws Exception {
         int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-        Path root = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
-        Path riffle = root.resolve("bin/riffle");
-        if (!Files.isExecutable(riffle)) {
-            throw new IllegalStateException("No bin/riffle at " + riffle + "; run from the riffle-bench module");
-        }
+        Path riffle = BinRiffle.locate();
         Path work = Files.createTempDirectory("riffle-cli-latency");
         try (LocalCluster cluster = LocalCluster.builder().dataDir(work).coordinatorPort(0).start();
                 PgWireServer pg = PgWireServer.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0)

@@ -91,11 +91,7 @@ public final class SoakBenchmark {
         String[] words = String.join(" ", args).trim().split("\\s+");
         int minutes = words.length > 0 && !words[0].isEmpty() ? Integer.parseInt(words[0]) : 20;
         int clients = words.length > 1 ? Integer.parseInt(words[1]) : 4;
-        Path root = Path.of(System.getProperty("user.dir")).resolve("..").normalize();
-        Path riffle = root.resolve("bin/riffle");
-        if (!Files.isExecutable(riffle)) {
-            throw new IllegalStateException("No bin/riffle at " + riffle + "; run from the riffle-bench module");
-        }
+        Path riffle = BinRiffle.locate();
         Path dataDir = Files.createTempDirectory("riffle-soak");
         int httpPort = freePort();
         Path out = dataDir.resolve("riffle-local.out");

@@ -2,6 +2,7 @@ package dev.riffle.cli;
 
 import java.util.LinkedHashMap;
 import java.util.Map;
+import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import picocli.CommandLine.Option;
 
@@ -18,6 +19,13 @@ public final class FlussClientOptions {
                     + " --client-option client.fs.s3.secret-key=SECRET"
                     + " --client-option client.fs.s3.path.style.access=true.")
     Map<String, String> options = new LinkedHashMap<>();
+
+    /** The client settings of a command: {@code bootstrapServers}, with these options set over them. */
+    public Configuration clientConfig(String bootstrapServers) {
+        Configuration conf = new Configuration();
+        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
+        return applyTo(conf);
+    }
 
     /** {@code conf} with these options set over it. */
     public Configuration applyTo(Configuration conf) {

@@ -4,8 +4,6 @@ import dev.riffle.cli.FlussClientOptions;
 import dev.riffle.cli.McpOptions;
 import dev.riffle.mcp.McpStdioServer;
 import java.util.concurrent.Callable;
-import org.apache.fluss.config.ConfigOptions;
-import org.apache.fluss.config.Configuration;
 import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
@@ -34,10 +32,7 @@ public final class McpCommand implements Callable<Integer> {
 
     @Override
     public Integer call() throws Exception {
-        Configuration conf = new Configuration();
-        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
-        clientOptions.applyTo(conf);
-        McpStdioServer.builder().clientConfig(conf).mcpLimits(mcp.limits(spec.commandLine()))
+        McpStdioServer.builder().clientConfig(clientOptions.clientConfig(bootstrapServers)).mcpLimits(mcp.limits(spec.commandLine()))
                 .run(System.in, System.out);
         return 0;
     }

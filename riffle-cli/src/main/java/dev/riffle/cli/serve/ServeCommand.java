@@ -271,9 +271,7 @@ public final class ServeCommand implements Callable<Integer> {
 
     /** The gateway's own Fluss client settings: the bootstrap servers, and the service user's credentials. */
     private Configuration clientConfig(Auth mode) {
-        Configuration conf = new Configuration();
-        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), bootstrapServers);
-        clientOptions.applyTo(conf);
+        Configuration conf = clientOptions.clientConfig(bootstrapServers);
         if (mode != Auth.BASIC || serviceUser.isEmpty()) {
             return conf;
         }

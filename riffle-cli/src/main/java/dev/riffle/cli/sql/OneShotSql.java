@@ -3,7 +3,7 @@ package dev.riffle.cli.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.pgwire.sql.StatementSplitter;
+import dev.riffle.sql.dialect.StatementSplitter;
 import dev.riffle.server.failure.Failures;
 import dev.riffle.server.failure.SqlFailures;
 import dev.riffle.sql.ddl.DdlParser;

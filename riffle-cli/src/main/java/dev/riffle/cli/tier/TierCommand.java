@@ -50,9 +50,7 @@ public final class TierCommand implements Callable<Integer> {
     @Override
     public Integer call() throws Exception {
         PrintWriter out = spec.commandLine().getOut();
-        Configuration client = new Configuration();
-        client.setString("bootstrap.servers", bootstrapServers);
-        clientOptions.applyTo(client);
+        Configuration client = clientOptions.clientConfig(bootstrapServers);
         if (status) {
             Riffle riffle = Riffle.connect(client);
             try {

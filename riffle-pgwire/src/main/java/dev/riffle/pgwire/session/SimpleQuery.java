@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.FrontendMessage;
 import dev.riffle.pgwire.sql.LocalStatement;
-import dev.riffle.pgwire.sql.StatementSplitter;
+import dev.riffle.sql.dialect.StatementSplitter;
 import java.util.List;
 import java.util.Optional;
 

@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.pgwire.sql.LocalStatement;
 import dev.riffle.pgwire.sql.LocalStatements;
 import dev.riffle.pgwire.sql.Placeholders;
-import dev.riffle.pgwire.sql.StatementSplitter;
+import dev.riffle.sql.dialect.StatementSplitter;
 import dev.riffle.pgwire.types.ColumnType;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.sql.SqlStatements;

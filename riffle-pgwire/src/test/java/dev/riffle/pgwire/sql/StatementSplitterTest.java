@@ -3,6 +3,7 @@ package dev.riffle.pgwire.sql;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.sql.dialect.StatementSplitter;
 import java.util.List;
 import org.junit.jupiter.api.Test;
 

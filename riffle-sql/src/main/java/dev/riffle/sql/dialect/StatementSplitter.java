@@ -1,6 +1,5 @@
-package dev.riffle.pgwire.sql;
+package dev.riffle.sql.dialect;
 
-import dev.riffle.sql.dialect.PostgresLexer;
 
 import java.util.ArrayList;
 import java.util.List;
