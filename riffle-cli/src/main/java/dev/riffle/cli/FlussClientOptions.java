@@ -27,6 +27,11 @@ public final class FlussClientOptions {
         return applyTo(conf);
     }
 
+    /** Whether any option was given (then a one-shot command connects itself rather than through a gateway). */
+    public boolean given() {
+        return !options.isEmpty();
+    }
+
     /** {@code conf} with these options set over it. */
     public Configuration applyTo(Configuration conf) {
         options.forEach(conf::setString);

@@ -45,10 +45,13 @@ class LocalCommandIT {
         Path stdout = dataDir.resolveSibling(dataDir.getFileName() + "-stdout.txt");
         SelfSignedCertificate tls = SelfSignedCertificate.create(
                 Files.createDirectories(dataDir.resolveSibling(dataDir.getFileName() + "-tls")));
-        Process process = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0", "--http-port", "0",
-                "--flight-port", "0", "--pg-port", "0", "--pg-tls-cert", tls.certificate().toString(),
+        Path runDir = dataDir.resolveSibling(dataDir.getFileName() + "-run");
+        ProcessBuilder start = new ProcessBuilder(javaCommand("local", "--data-dir", dataDir.toString(), "--port", "0",
+                "--http-port", "0", "--flight-port", "0", "--pg-port", "0", "--pg-tls-cert", tls.certificate().toString(),
                 "--pg-tls-key", tls.privateKey().toString()))
-                .redirectErrorStream(true).redirectOutput(stdout.toFile()).start();
+                .redirectErrorStream(true).redirectOutput(stdout.toFile());
+        start.environment().put("RIFFLE_RUN_DIR", runDir.toString());
+        Process process = start.start();
         try {
             long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
             String bootstrap = null;
@@ -70,6 +73,10 @@ class LocalCommandIT {
                     java.net.http.HttpRequest.newBuilder(java.net.URI.create(gateway.group(1) + "/health")).build(),
                     java.net.http.HttpResponse.BodyHandlers.ofString());
             assertThat(health.statusCode()).isEqualTo(200);
+            // It says on this machine that its gateway serves the cluster, so one-shot commands answer through it.
+            assertThat(new dev.riffle.cli.running.RunningGateways(runDir).find(bootstrap))
+                    .as("a gateway published in %s", runDir)
+                    .hasValueSatisfying(running -> assertThat(running.url().toString()).isEqualTo(gateway.group(1)));
             // With its web console at the root.
             Matcher console = Pattern.compile("Web console\\s+(\\S+)").matcher(Files.readString(stdout, UTF_8));
             assertThat(console.find()).as("console address printed").isTrue();
@@ -145,6 +152,10 @@ class LocalCommandIT {
             assertThat(process.exitValue()).as("exit code after SIGTERM; output:%n%s", Files.readString(stdout, UTF_8))
                     .isZero();
             assertThat(Files.readString(stdout, UTF_8)).contains("Stopped.").doesNotContain("Exception");
+            try (var left = Files.list(runDir)) {
+                assertThat(left.map(Path::getFileName).map(Path::toString)).as("what a stopped gateway leaves in %s",
+                        runDir).noneMatch(name -> name.endsWith(".gateway"));
+            }
             System.out.printf("riffle local stopped %.1f s after SIGTERM%n", (System.nanoTime() - stopAsked) / 1e9);
         } finally {
             process.destroyForcibly();
@@ -168,8 +179,8 @@ class LocalCommandIT {
         List<String> command = new ArrayList<>();
         command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
         command.add("--add-opens=java.base/java.nio=ALL-UNNAMED");
-        // The CLI's own logging setup (logback.xml), not the tests' console logging.
-        command.add("-Dlogback.configurationFile=logback.xml");
+        // The CLI's own logging setup (CliLogConfigurator), not the tests' console logging.
+        command.add("-D" + dev.riffle.cli.logging.CliLogConfigurator.CLI_LOGGING_PROPERTY + "=true");
         command.add("-cp");
         command.add(System.getProperty("java.class.path"));
         command.add(RiffleCli.class.getName());

@@ -3,6 +3,7 @@ package dev.riffle.cli.local;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.statement.RunningStatements;
 
+import dev.riffle.cli.running.RunningGateways;
 import dev.riffle.gateway.Gateway;
 import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.local.LocalCluster;
@@ -54,7 +55,14 @@ public final class GatewayLocalService implements LocalService {
                 : "   (read-only)"));
         gateway.consoleUrl().ifPresent(url -> addresses.put("Web console", url
                 + (gateway.console() == ConsoleMode.READ_ONLY ? "   (read-only)" : "")));
-        return new Running(addresses, gateway);
+        // One-shot commands (riffle sql -e, read, tier --status) of this cluster answer through it.
+        RunningGateways.Publication published = RunningGateways.atDefaultPlace().publish(cluster.bootstrapServers(),
+                gateway.url());
+        return new Running(addresses, () -> {
+            try (gateway) {
+                published.close();
+            }
+        });
     }
 
     private static McpLimits mcpLimits(Map<String, String> options) {

@@ -59,8 +59,10 @@ public final class ProgressBar {
             draw(progress, now);
             err.println();
         }
-        String summary = String.format(Locale.ROOT, "Read %s (%.1f MB) from %s in %.1f s", plural(progress.rows(), "row"),
-                progress.bytes() / 1e6, plural(progress.buckets(), "bucket"), (now - startedNanos) / 1e9);
+        // A read answered by a gateway (or one with no log part) knows no buckets: it names none.
+        String summary = String.format(Locale.ROOT, "Read %s (%.1f MB)%s in %.1f s", plural(progress.rows(), "row"),
+                progress.bytes() / 1e6, progress.buckets() == 0 ? "" : " from " + plural(progress.buckets(), "bucket"),
+                (now - startedNanos) / 1e9);
         err.println(outputClosed ? summary + "; stopped early: the output was closed" : summary);
         err.flush();
     }
@@ -76,9 +78,10 @@ public final class ProgressBar {
 
     private void draw(ReadProgress progress, long now) {
         double seconds = Math.max(1e-9, (now - startedNanos) / 1e9);
-        String line = String.format(Locale.ROOT, "%,d %s  %.1f MB  %d/%d buckets caught up  %,.0f rows/s",
-                progress.rows(), progress.rows() == 1 ? "row" : "rows", progress.bytes() / 1e6, progress.bucketsDone(),
-                progress.buckets(), progress.rows() / seconds);
+        String buckets = progress.buckets() == 0 ? ""
+                : String.format(Locale.ROOT, "  %d/%d buckets caught up", progress.bucketsDone(), progress.buckets());
+        String line = String.format(Locale.ROOT, "%,d %s  %.1f MB%s  %,.0f rows/s", progress.rows(),
+                progress.rows() == 1 ? "row" : "rows", progress.bytes() / 1e6, buckets, progress.rows() / seconds);
         // Pad over the previous line: it may have been longer.
         int padding = Math.max(0, lastLineLength - line.length());
         err.print("\r" + line + " ".repeat(padding));

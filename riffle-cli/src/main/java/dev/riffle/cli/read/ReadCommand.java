@@ -1,6 +1,12 @@
 package dev.riffle.cli.read;
 
+import com.fasterxml.jackson.databind.node.JsonNodeFactory;
+import com.fasterxml.jackson.databind.node.ObjectNode;
 import dev.riffle.cli.FlussClientOptions;
+import dev.riffle.cli.running.GatewayClient;
+import dev.riffle.cli.running.GatewayFailure;
+import dev.riffle.cli.running.RunningGateway;
+import dev.riffle.cli.running.RunningGateways;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.ReadBuilder;
@@ -16,6 +22,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.concurrent.Callable;
+import org.apache.arrow.memory.BufferAllocator;
+import org.apache.arrow.memory.RootAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.exception.IllegalConfigurationException;
@@ -101,6 +109,12 @@ public final class ReadCommand implements Callable<Integer> {
                     + " its servers set datalake.paimon.warehouse).")
     String warehouse;
 
+    @Option(names = "--direct",
+            description = "Read from the cluster in this command even when a running Riffle gateway on this machine"
+                    + " serves it (by default that gateway answers, in a fraction of the time; a read of the current"
+                    + " rows through it must end within the gateway's scan timeout).")
+    boolean direct;
+
     @Option(names = "--format", paramLabel = "FORMAT", defaultValue = "csv", converter = OutputFormat.Converter.class,
             description = "csv (RFC 4180, with a header), json (one object per line) or arrow (Arrow IPC stream);"
                     + " default: ${DEFAULT-VALUE}.")
@@ -126,31 +140,59 @@ public final class ReadCommand implements Callable<Integer> {
         // With rows going to the same terminal, a redrawn line would tear through them.
         ProgressBar progressBar = new ProgressBar(err, terminal.stderr() && !(toStdout && terminal.stdout()),
                 System::nanoTime);
-        Riffle riffle = connect();
-        try (TableReader reader = open(riffle, projection);
-                // Opened only now: a wrong table, column or offset leaves an existing file alone.
-                Output output = toStdout ? Output.stdout(spec.commandLine().getOut(), System.out) : Output.file(Path.of(out));
-                RowWriter writer = format.open(output, reader.schema(), riffle.allocator())) {
-            writer.start();
-            boolean outputClosed = false;
-            while (!outputClosed && reader.hasNext()) {
-                try (VectorSchemaRoot batch = reader.next().root()) { // closing the root frees the batch
-                    writer.write(batch);
+        Riffle riffle = null;
+        BufferAllocator own = null;
+        TableReader opened = null;
+        try {
+            Optional<RunningGateway> gateway = direct || warehouse != null || clientOptions.given() ? Optional.empty()
+                    : RunningGateways.atDefaultPlace().find(bootstrapServers);
+            if (gateway.isPresent()) {
+                own = new RootAllocator();
+                try {
+                    opened = openThroughGateway(new GatewayClient(gateway.get()), projection, own);
+                    if (dev.riffle.cli.ClassArchiveRun.active()) {
+                        rehearse(projection);
+                    }
+                } catch (GatewayClient.Unreachable e) {
+                    // stopped without removing its record: read from the cluster here
                 }
-                outputClosed = output.closedByReader();
-                progressBar.update(reader.progress());
             }
-            if (!outputClosed) {
-                writer.finish();
-                output.complete();
+            if (opened == null) {
+                riffle = connect();
+                opened = open(riffle, projection);
             }
-            progressBar.finish(reader.progress(), outputClosed);
-            return 0;
+            BufferAllocator allocator = riffle != null ? riffle.allocator() : own;
+            try (TableReader reader = opened;
+                    // Opened only now: a wrong table, column or offset leaves an existing file alone.
+                    Output output = toStdout ? Output.stdout(spec.commandLine().getOut(), System.out)
+                            : Output.file(Path.of(out));
+                    RowWriter writer = format.open(output, reader.schema(), allocator)) {
+                writer.start();
+                boolean outputClosed = false;
+                while (!outputClosed && reader.hasNext()) {
+                    try (VectorSchemaRoot batch = reader.next().root()) { // closing the root frees the batch
+                        writer.write(batch);
+                    }
+                    outputClosed = output.closedByReader();
+                    progressBar.update(reader.progress());
+                }
+                if (!outputClosed) {
+                    writer.finish();
+                    output.complete();
+                }
+                progressBar.finish(reader.progress(), outputClosed);
+                return 0;
+            }
         } catch (Exception e) {
             progressBar.clear();
             throw e;
         } finally {
-            dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
+            if (riffle != null) {
+                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
+            }
+            if (own != null) {
+                own.close(); // after the reader, which closed above with every batch it handed out
+            }
         }
     }
 
@@ -160,6 +202,10 @@ public final class ReadCommand implements Callable<Integer> {
         int dot = table.indexOf('.');
         if (dot <= 0 || dot == table.length() - 1 || table.indexOf('.', dot + 1) >= 0) {
             throw new ParameterException(spec.commandLine(), "Table '" + table + "' must be DATABASE.TABLE, e.g. shop.orders");
+        }
+        if (source != null && source != Source.LOG && isRange()) {
+            throw new ParameterException(spec.commandLine(), "--source " + source.name().toLowerCase(Locale.ROOT)
+                    + " reads the table's current rows: it takes no --from, --until or --changelog (use --source log)");
         }
         if (columns == null) {
             return Optional.empty();
@@ -177,46 +223,117 @@ public final class ReadCommand implements Callable<Integer> {
     }
 
     /**
+     * Where the read takes its rows from: --source, or the default for the table (union for a
+     * datalake-enabled table, current for another primary-key table, else the log), and the
+     * combinations that cannot be read, refused alike whoever answers the read.
+     */
+    private Source choose(boolean datalake, List<String> primaryKey) {
+        boolean range = isRange();
+        Source chosen = source != null ? source : datalake && !range ? Source.UNION
+                : !primaryKey.isEmpty() && !range ? Source.CURRENT : Source.LOG;
+        if (chosen == Source.LOG) {
+            if (!changelog && !primaryKey.isEmpty()) {
+                throw new InvalidReadException("Table " + table + " has a primary key " + primaryKey
+                        + ": a range of its log is a changelog of upserts and"
+                        + " deletes; read it with --changelog, or without --from, --until and --source log for its"
+                        + " current rows");
+            }
+            return chosen;
+        }
+        if (chosen == Source.CURRENT && primaryKey.isEmpty()) {
+            throw new InvalidReadException("--source current reads a primary-key table's rows by key; " + table
+                    + " is a log table: read it with --source log");
+        }
+        if ((chosen == Source.UNION || chosen == Source.LAKE) && !datalake) {
+            throw new InvalidReadException("Table " + table + " is not datalake-enabled, so it has no lake side;"
+                    + " read it with --source log");
+        }
+        return chosen;
+    }
+
+    private boolean isRange() {
+        return changelog || !(from instanceof StartingOffsets.Earliest) || !(until instanceof StoppingOffsets.Latest);
+    }
+
+    /**
      * The read, through the one read façade: the log (or changelog) between --from and --until, or
-     * the table's current rows for union and lake.
+     * the table's current rows for union, lake and current.
      */
     private TableReader open(Riffle riffle, Optional<List<String>> projection) {
         RiffleTable riffleTable = riffle.table(table);
-        boolean datalake = riffleTable.info().getTableConfig().isDataLakeEnabled();
-        boolean primaryKey = riffleTable.info().hasPrimaryKey();
-        boolean range = changelog || !(from instanceof StartingOffsets.Earliest)
-                || !(until instanceof StoppingOffsets.Latest);
-        Source chosen = source != null ? source : datalake && !range ? Source.UNION
-                : primaryKey && !range ? Source.CURRENT : Source.LOG;
+        Source chosen = choose(riffleTable.info().getTableConfig().isDataLakeEnabled(),
+                riffleTable.info().getPrimaryKeys());
         ReadBuilder read = riffleTable.read();
         if (projection.isPresent()) {
             read = read.columns(projection.get());
         }
-        if (chosen == Source.LOG) {
-            if (!changelog && primaryKey) {
-                throw new InvalidReadException("Table " + table + " has a primary key "
-                        + riffleTable.info().getPrimaryKeys() + ": a range of its log is a changelog of upserts and"
-                        + " deletes; read it with --changelog, or without --from, --until and --source log for its"
-                        + " current rows");
+        return switch (chosen) {
+            case LOG -> (changelog ? read.changelog() : read.log()).from(from).until(until).createReader();
+            case CURRENT -> read.withoutLake().createReader();
+            case LAKE -> read.lake().createReader();
+            case UNION -> read.createReader();
+        };
+    }
+
+    /** The same read answered by a running gateway ({@code POST .../scan}, docs/http-api.md), rows as Arrow. */
+    private TableReader openThroughGateway(GatewayClient gateway, Optional<List<String>> projection,
+            BufferAllocator allocator) throws java.io.IOException {
+        String database = table.substring(0, table.indexOf('.'));
+        String name = table.substring(table.indexOf('.') + 1);
+        if (source != null || (isRange() && !changelog)) {
+            // What this command refuses it refuses in its own words (the gateway's speak of JSON fields);
+            // the plain read of a table needs no such check, nor the round trip.
+            com.fasterxml.jackson.databind.JsonNode info;
+            try {
+                info = gateway.table(database, name);
+            } catch (GatewayFailure e) {
+                throw new InvalidReadException(e.getMessage());
             }
-            return (changelog ? read.changelog() : read.log()).from(from).until(until).createReader();
+            List<String> primaryKey = new ArrayList<>();
+            info.path("primary_key").forEach(column -> primaryKey.add(column.asText()));
+            choose(info.path("properties").path("table.datalake.enabled").asText("false").equalsIgnoreCase("true"),
+                    primaryKey);
         }
-        if (range) {
-            throw new ParameterException(spec.commandLine(), "--source " + chosen.name().toLowerCase(Locale.ROOT)
-                    + " reads the table's current rows: it takes no --from, --until or --changelog (use --source log)");
+        ObjectNode body = JsonNodeFactory.instance.objectNode();
+        // Without --source the gateway picks it as choose() does; it refuses what choose() refuses.
+        if (source != null) {
+            body.put("source", source.name().toLowerCase(Locale.ROOT));
         }
-        if (chosen == Source.CURRENT) {
-            if (!primaryKey) {
-                throw new InvalidReadException("--source current reads a primary-key table's rows by key; " + table
-                        + " is a log table: read it with --source log");
+        projection.ifPresent(columns -> columns.forEach(body.putArray("columns")::add));
+        if (changelog) {
+            body.put("changelog", true);
+        }
+        if (from instanceof StartingOffsets.AtTimestamp at) {
+            body.putObject("from").put("timestamp", at.epochMillis());
+        } else if (from instanceof StartingOffsets.Explicit explicit) {
+            ObjectNode offsets = body.putObject("from").putObject("offsets");
+            explicit.offsets().forEach((bucket, offset) -> offsets.put(bucket.toString(), offset));
+        }
+        if (until instanceof StoppingOffsets.AtTimestamp at) {
+            body.putObject("until").put("timestamp", at.epochMillis());
+        } else if (until instanceof StoppingOffsets.Explicit explicit) {
+            ObjectNode offsets = body.putObject("until").putObject("offsets");
+            explicit.offsets().forEach((bucket, offset) -> offsets.put(bucket.toString(), offset));
+        }
+        try {
+            return GatewayScanReader.open(gateway, database, name, body, isRange() || source == Source.LOG, allocator);
+        } catch (GatewayFailure e) {
+            throw new InvalidReadException(e.getMessage());
+        }
+    }
+
+    /** Opens the same read from the cluster here and closes it unread: see {@link dev.riffle.cli.ClassArchiveRun}. */
+    private void rehearse(Optional<List<String>> projection) {
+        try {
+            Riffle riffle = connect();
+            try (TableReader unread = open(riffle, projection)) {
+                unread.schema();
+            } finally {
+                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
             }
-            return read.withoutLake().createReader();
+        } catch (RuntimeException e) {
+            // only classes were wanted
         }
-        if (!datalake) {
-            throw new InvalidReadException("Table " + table + " is not datalake-enabled, so it has no lake side;"
-                    + " read it with --source log");
-        }
-        return (chosen == Source.LAKE ? read.lake() : read).createReader();
     }
 
     private Riffle connect() {

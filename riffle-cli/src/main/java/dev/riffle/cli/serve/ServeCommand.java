@@ -9,6 +9,7 @@ import dev.riffle.cli.ConsoleOption;
 import dev.riffle.cli.PgTlsOptions;
 import dev.riffle.cli.ShutdownSignals;
 import dev.riffle.flight.FlightSqlServer;
+import dev.riffle.cli.running.RunningGateways;
 import dev.riffle.gateway.Gateway;
 import dev.riffle.pgwire.PgWireServer;
 import dev.riffle.pgwire.auth.InvalidPasswordFileException;
@@ -167,7 +168,11 @@ public final class ServeCommand implements Callable<Integer> {
                         .mcp(mcp.limits(spec.commandLine())).start();
                 AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway, limits,
                         statements);
-                AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers, limits, statements)) {
+                AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers, limits, statements);
+                // One-shot commands of this cluster (riffle sql -e, read, tier --status) answer through the
+                // gateway; not when it wants credentials they do not have.
+                RunningGateways.Publication published = mode == Auth.NONE
+                        ? RunningGateways.atDefaultPlace().publish(bootstrapServers, gateway.url()) : () -> { }) {
             running = gateway;
             out.println("Riffle over Fluss " + bootstrapServers
                     + (mode == Auth.BASIC ? " (HTTP Basic, Flight SQL and PostgreSQL logins as Fluss SASL/PLAIN users)"

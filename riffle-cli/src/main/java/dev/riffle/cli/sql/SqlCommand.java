@@ -1,7 +1,8 @@
 package dev.riffle.cli.sql;
 
-import java.sql.Connection;
-import java.sql.DriverManager;
+import dev.riffle.cli.running.GatewayClient;
+import dev.riffle.cli.running.RunningGateway;
+import dev.riffle.cli.running.RunningGateways;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.memory.RootAllocator;
 import java.io.OutputStreamWriter;
@@ -11,6 +12,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.Callable;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Option;
@@ -33,6 +35,12 @@ public final class SqlCommand implements Callable<Integer> {
             description = "Fluss bootstrap servers (default: ${DEFAULT-VALUE}).")
     String bootstrapServers;
 
+    @Option(names = "--direct",
+            description = "With -e or -f: run on this command's own connection to the cluster even when a running"
+                    + " Riffle gateway on this machine serves it (by default the statements go through that gateway,"
+                    + " which answers in a fraction of the time).")
+    boolean direct;
+
     @Option(names = {"-e", "--execute"}, paramLabel = "SQL", description = "Run these statements and exit.")
     String execute;
 
@@ -44,6 +52,18 @@ public final class SqlCommand implements Callable<Integer> {
                     + "header, a JSON object per line, or an Arrow IPC stream.")
     String format;
 
+    /** A running gateway of the same cluster, unless --direct; else this command's own connection. */
+    private StatementTarget target(BufferAllocator allocator) throws Exception {
+        if (!direct) {
+            Optional<RunningGateway> gateway = RunningGateways.atDefaultPlace().find(bootstrapServers);
+            if (gateway.isPresent()) {
+                return new GatewayStatements(new GatewayClient(gateway.get()), allocator,
+                        () -> JdbcStatements.connect(bootstrapServers, allocator));
+            }
+        }
+        return JdbcStatements.connect(bootstrapServers, allocator);
+    }
+
     @Override
     public Integer call() throws Exception {
         if (execute != null && file != null) {
@@ -52,22 +72,17 @@ public final class SqlCommand implements Callable<Integer> {
         if (file != null && !Files.isReadable(file)) {
             throw new IllegalArgumentException("Cannot read " + file);
         }
-        Class.forName("dev.riffle.sql.jdbc.RiffleDriver"); // registers jdbc:riffle:
-        String url = "jdbc:riffle://" + bootstrapServers;
         if (execute != null || file != null) {
             OutputFormat output = OutputFormat.parse(format);
             String script = execute != null ? execute : Files.readString(file);
-            Connection connection = DriverManager.getConnection(url);
-            try (BufferAllocator allocator = new RootAllocator()) {
+            try (BufferAllocator allocator = new RootAllocator(); StatementTarget target = target(allocator)) {
                 // Rows go to stdout itself (not picocli's writer): Arrow's are bytes, and every
                 // format's must reach the same stream in order.
                 PrintWriter text = new PrintWriter(new OutputStreamWriter(System.out, StandardCharsets.UTF_8));
-                return new OneShotSql(connection, allocator, output, text, System.out, spec.commandLine().getErr())
-                        .run(script);
-            } finally {
-                dev.riffle.cli.BackgroundClose.close(connection, "the SQL connection");
+                return new OneShotSql(target, output, text, System.out, spec.commandLine().getErr()).run(script);
             }
         }
+        String url = JdbcStatements.url(bootstrapServers);
         List<String> args = new ArrayList<>(List.of("-u", url, "-n", "", "-p", "",
                 "-d", "dev.riffle.sql.jdbc.RiffleDriver"));
         SqlLine.Status status = new SqlLine().begin(args.toArray(String[]::new), System.in, true);

@@ -1,6 +1,10 @@
 package dev.riffle.cli.tier;
 
+import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.cli.FlussClientOptions;
+import dev.riffle.cli.running.GatewayClient;
+import dev.riffle.cli.running.RunningGateway;
+import dev.riffle.cli.running.RunningGateways;
 import dev.riffle.core.Riffle;
 import dev.riffle.lake.config.LakeConfig;
 import dev.riffle.lake.tiering.TieredTable;
@@ -10,7 +14,10 @@ import java.io.PrintWriter;
 import java.time.format.DateTimeFormatter;
 import java.time.LocalTime;
 import java.time.ZoneId;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.TreeMap;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
@@ -44,6 +51,11 @@ public final class TierCommand implements Callable<Integer> {
     @Option(names = "--status", description = "Print each datalake-enabled table's tiered offsets and lag, then exit.")
     boolean status;
 
+    @Option(names = "--direct",
+            description = "With --status: ask the cluster from this command even when a running Riffle gateway on this"
+                    + " machine serves it (by default the gateway answers, in a fraction of the time).")
+    boolean direct;
+
     @Spec
     CommandSpec spec;
 
@@ -52,9 +64,22 @@ public final class TierCommand implements Callable<Integer> {
         PrintWriter out = spec.commandLine().getOut();
         Configuration client = clientOptions.clientConfig(bootstrapServers);
         if (status) {
+            Optional<RunningGateway> gateway = direct || clientOptions.given() ? Optional.empty()
+                    : RunningGateways.atDefaultPlace().find(bootstrapServers);
+            if (gateway.isPresent()) {
+                try {
+                    print(statusFrom(new GatewayClient(gateway.get()).get("/v1/tiering")), out);
+                    if (dev.riffle.cli.ClassArchiveRun.active()) {
+                        rehearse(client);
+                    }
+                    return 0;
+                } catch (GatewayClient.Unreachable e) {
+                    // stopped without removing its record: ask the cluster from here
+                }
+            }
             Riffle riffle = Riffle.connect(client);
             try {
-                printStatus(riffle, out);
+                print(statusFrom(TieringStatus.of(riffle)), out);
                 return 0;
             } finally {
                 dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
@@ -91,20 +116,64 @@ public final class TierCommand implements Callable<Integer> {
         out.flush();
     }
 
-    private static void printStatus(Riffle riffle, PrintWriter out) throws Exception {
-        var lags = TieringStatus.of(riffle);
-        if (lags.isEmpty()) {
-            out.println("No datalake-enabled tables.");
-            return;
-        }
-        out.printf("%-40s %10s %14s %12s  %s%n", "TABLE", "SNAPSHOT", "LAG RECORDS", "LAG SECONDS", "TIERED / LATEST OFFSETS");
+    /** One table's line of {@code --status}: its lake snapshot, lag, and each bucket's tiered/latest offsets. */
+    private record StatusLine(String table, Optional<Long> lakeSnapshotId, long lagRecords, long lagSeconds,
+            Map<String, String> offsets) {}
+
+    private static List<StatusLine> statusFrom(List<TieringStatus.TableLag> lags) {
+        List<StatusLine> lines = new ArrayList<>();
         for (TieringStatus.TableLag lag : lags) {
             Map<String, String> offsets = new TreeMap<>();
             lag.latestOffsets().forEach((bucket, latest) -> offsets.put(bucket.toString(),
                     lag.tieredOffsets().getOrDefault(bucket, 0L) + "/" + latest));
-            out.printf("%-40s %10s %14d %12d  %s%n", lag.table(), lag.lakeSnapshotId().map(String::valueOf).orElse("-"),
-                    lag.lagRecords(), lag.lag().toSeconds(), offsets);
+            lines.add(new StatusLine(lag.table().toString(), lag.lakeSnapshotId(), lag.lagRecords(),
+                    lag.lag().toSeconds(), offsets));
+        }
+        return lines;
+    }
+
+    /** The lines of a gateway's {@code GET /v1/tiering} (the same figures, as docs/http-api.md writes them). */
+    private static List<StatusLine> statusFrom(JsonNode answer) {
+        List<StatusLine> lines = new ArrayList<>();
+        for (JsonNode table : answer.path("tables")) {
+            Map<String, String> offsets = new TreeMap<>();
+            for (JsonNode bucket : table.path("buckets")) {
+                offsets.put(bucket.path("key").asText(), bucket.path("tiered").asLong(0) + "/"
+                        + bucket.path("latest").asLong());
+            }
+            JsonNode snapshot = table.path("lake_snapshot_id");
+            lines.add(new StatusLine(table.path("table").asText(),
+                    snapshot.isNumber() ? Optional.of(snapshot.asLong()) : Optional.empty(),
+                    table.path("lag_records").asLong(), (long) Math.floor(table.path("lag_seconds").asDouble()), offsets));
+        }
+        return lines;
+    }
+
+    private static void print(List<StatusLine> lines, PrintWriter out) {
+        if (lines.isEmpty()) {
+            out.println("No datalake-enabled tables.");
+            out.flush();
+            return;
+        }
+        out.printf("%-40s %10s %14s %12s  %s%n", "TABLE", "SNAPSHOT", "LAG RECORDS", "LAG SECONDS", "TIERED / LATEST OFFSETS");
+        for (StatusLine line : lines) {
+            out.printf("%-40s %10s %14d %12d  %s%n", line.table(), line.lakeSnapshotId().map(String::valueOf).orElse("-"),
+                    line.lagRecords(), line.lagSeconds(), line.offsets());
         }
         out.flush();
+    }
+
+    /** Asks the cluster from here too, printing nothing: see {@link dev.riffle.cli.ClassArchiveRun}. */
+    private static void rehearse(Configuration client) {
+        try {
+            Riffle riffle = Riffle.connect(client);
+            try {
+                TieringStatus.of(riffle);
+            } finally {
+                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
+            }
+        } catch (Exception e) {
+            // only classes were wanted
+        }
     }
 }

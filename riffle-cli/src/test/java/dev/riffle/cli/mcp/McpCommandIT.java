@@ -51,11 +51,10 @@ class McpCommandIT {
             writer.flush();
         }
         // The logging bin/riffle runs with (warnings to stderr, the rest to a file), not the tests'.
-        String logback = Path.of(McpCommandIT.class.getResource("/logback.xml").toURI()).toString();
         ServerParameters process = ServerParameters.builder(Path.of(System.getProperty("java.home"), "bin", "java")
                         .toString())
                 .args(List.of("--add-opens=java.base/java.nio=ALL-UNNAMED", "-Xmx512m",
-                        "-Dlogback.configurationFile=" + logback, "-cp", System.getProperty("java.class.path"),
+                        "-D" + dev.riffle.cli.logging.CliLogConfigurator.CLI_LOGGING_PROPERTY + "=true", "-cp", System.getProperty("java.class.path"),
                         "dev.riffle.cli.RiffleCli", "mcp", "--bootstrap-servers",
                         cluster.clientConfig().toMap().get("bootstrap.servers"), "--mcp-max-rows", "5"))
                 .build();

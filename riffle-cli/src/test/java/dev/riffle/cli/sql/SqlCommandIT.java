@@ -2,15 +2,10 @@ package dev.riffle.cli.sql;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.cli.RiffleCli;
+import dev.riffle.cli.CapturedRun;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.io.PrintWriter;
-import java.io.StringWriter;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import org.apache.fluss.client.Connection;
@@ -30,29 +25,8 @@ import org.junit.jupiter.api.io.TempDir;
 @ExtendWith(LocalClusterExtension.class)
 class SqlCommandIT {
 
-    record Run(int code, byte[] bytes, String err) {
-        String out() {
-            return new String(bytes, StandardCharsets.UTF_8);
-        }
-    }
-
-    static Run run(String... args) {
-        PrintStream stdout = System.out;
-        PrintStream stderr = System.err;
-        ByteArrayOutputStream out = new ByteArrayOutputStream();
-        ByteArrayOutputStream err = new ByteArrayOutputStream();
-        int code;
-        try {
-            System.setOut(new PrintStream(out, true, StandardCharsets.UTF_8));
-            System.setErr(new PrintStream(err, true, StandardCharsets.UTF_8));
-            StringWriter picocli = new StringWriter();
-            code = RiffleCli.run(args, new PrintWriter(picocli, true), new PrintWriter(picocli, true));
-            System.err.print(picocli);
-        } finally {
-            System.setOut(stdout);
-            System.setErr(stderr);
-        }
-        return new Run(code, out.toByteArray(), err.toString(StandardCharsets.UTF_8));
+    static CapturedRun run(String... args) {
+        return CapturedRun.of(args);
     }
 
     @Test
@@ -73,7 +47,7 @@ class SqlCommandIT {
         String t = path.getDatabaseName() + "." + path.getTableName();
         String query = "SELECT id, name FROM " + t + " ORDER BY id";
         // As psql prints it: aligned, a header, NULL empty, the count; no warnings.
-        Run table = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "-e", query);
+        CapturedRun table = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "-e", query);
         assertThat(table.code()).as(table.err()).isZero();
         assertThat(table.out()).isEqualTo("""
                  id | name
@@ -85,12 +59,12 @@ class SqlCommandIT {
                 """);
         assertThat(table.err()).isEmpty();
 
-        Run csv = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "csv", "-e", query);
+        CapturedRun csv = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "csv", "-e", query);
         assertThat(csv.out()).isEqualTo("id,name\r\n0,n0\r\n1,\r\n2,\"n,2 \"\"q\"\"\"\r\n");
-        Run json = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "json", "-e", query);
+        CapturedRun json = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "json", "-e", query);
         assertThat(json.out()).isEqualTo("{\"id\":0,\"name\":\"n0\"}\n{\"id\":1,\"name\":null}\n"
                 + "{\"id\":2,\"name\":\"n,2 \\\"q\\\"\"}\n");
-        Run arrow = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "arrow", "-e", query);
+        CapturedRun arrow = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "arrow", "-e", query);
         try (org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator();
                 org.apache.arrow.vector.ipc.ArrowStreamReader reader = new org.apache.arrow.vector.ipc.ArrowStreamReader(
                         new java.io.ByteArrayInputStream(arrow.bytes()), allocator)) {
@@ -106,18 +80,18 @@ class SqlCommandIT {
         Path script = dir.resolve("q.sql");
         Files.writeString(script, "SELECT count(*) AS n FROM " + t + ";\n-- a comment; with a semicolon\n"
                 + "SELECT 'a;b' AS s;\n");
-        Run file = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "-f", script.toString());
+        CapturedRun file = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "-f", script.toString());
         assertThat(file.code()).as(file.err()).isZero();
         assertThat(file.out()).isEqualTo(" n\n---\n 3\n(1 row)\n s\n-----\n a;b\n(1 row)\n");
 
         // The first failure stops the script: one line with its code on stderr, exit 1, nothing after it runs.
-        Run bad = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "-e",
+        CapturedRun bad = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "-e",
                 "SELECT 1 AS x; SELECT * FROM " + path.getDatabaseName() + ".nope; SELECT 2 AS y");
         assertThat(bad.code()).isEqualTo(1);
         assertThat(bad.out()).as(bad.err()).isEqualTo(" x\n---\n 1\n(1 row)\n");
         assertThat(bad.err().strip()).startsWith("ERROR: table_not_found: ").contains("nope").doesNotContain("\n");
 
-        Run unknownFormat = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "xml", "-e",
+        CapturedRun unknownFormat = run("sql", "--bootstrap-servers", cluster.bootstrapServers(), "--format", "xml", "-e",
                 "SELECT 1");
         assertThat(unknownFormat.code()).isNotZero();
         assertThat(unknownFormat.err()).contains("--format takes table, csv, json or arrow, got 'xml'");
