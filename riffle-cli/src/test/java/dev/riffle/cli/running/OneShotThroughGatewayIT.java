@@ -110,6 +110,8 @@ class OneShotThroughGatewayIT {
                     List.of("sql", "-e", "SELECT * FROM " + table),
                     List.of("sql", "--format", "csv", "-e", "SELECT * FROM " + table),
                     List.of("sql", "--format", "json", "-e", "SELECT * FROM " + table + " ORDER BY id"),
+                    List.of("sql", "--format", "arrow", "-e", "SELECT id, name, ts9, ints FROM " + table),
+                    List.of("read", table, "--format", "arrow", "--columns", "id,ltz9,point"),
                     List.of("sql", "-e", "SELECT count(*), max(big), 1 + 1 FROM " + table),
                     List.of("sql", "-e", "SELECT 1 AS x; SELECT * FROM " + path.getDatabaseName() + ".nope; SELECT 2"),
                     List.of("read", table, "--format", "json"),
@@ -131,7 +133,7 @@ class OneShotThroughGatewayIT {
                 assertThat(apiRequests(gateway)).as("%s --direct did not ask the gateway", command)
                         .isEqualTo(after);
                 assertThat(through.code()).as("%s: exit code%n%s", command, through.err()).isEqualTo(direct.code());
-                assertThat(through.out()).as("%s: stdout", command).isEqualTo(direct.out());
+                assertThat(through.bytes()).as("%s: stdout", command).isEqualTo(direct.bytes());
                 if (direct.code() != 0) { // else stderr has the read's summary, which names buckets only when it knows them
                     assertThat(firstLine(through.err())).as("%s: stderr", command).isEqualTo(firstLine(direct.err()));
                 }
