@@ -54,7 +54,7 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One table with every Fluss type, written once, read through every surface: HTTP {@code /scan},
- * {@code /rows/{key}}, {@code /v1/sql} in JSON and in Arrow, {@code riffle read --format json},
+ * {@code /rows/{key}}, {@code /v1/sql} in JSON and in Arrow, Flight SQL, {@code riffle read --format json},
  * and JDBC. Every value must come back as it was written, the same on each.
  */
 @ExtendWith(LocalClusterExtension.class)
@@ -71,6 +71,27 @@ class SurfacesAgreeIT {
         "DATE", "TIME(0)", "TIME(3)", "TIMESTAMP(0)", "TIMESTAMP(3)", "TIMESTAMP(6)", "TIMESTAMP(9)",
         "TIMESTAMP_LTZ(3)", "TIMESTAMP_LTZ(6)", "TIMESTAMP_LTZ(9)", "ARRAY<INT>", "MAP<STRING, DOUBLE>",
         "ROW<x INT, y STRING>"};
+
+    /**
+     * The same rows in PostgreSQL's text format, as docs/pgwire.md gives each type: booleans
+     * {@code t}/{@code f}, floats shortest exact, bytea in hex, timestamps with a space and the
+     * fraction's trailing zeros dropped but every digit Fluss keeps, {@code timestamptz} with its
+     * offset (sessions are UTC), arrays in braces, MAP and ROW as json.
+     */
+    private static final String[][] PG_TEXT = {
+        {"1", "t", "-128", "32767", "9007199254740993", "0.1", "0.1", "-999.99",
+            "1234567890123456789012345678.0000000001", "999999999999999999", "h\u00e9llo \"quoted\"\nline", "ab ",
+            "\\x000102ff", "\\x0001", "1969-12-31", "12:30:00", "12:30:00", "1969-12-31 23:59:59",
+            "1960-01-01 00:00:00.001", "1969-12-31 23:59:59.999999", "2024-02-29 23:59:59.123456789",
+            "1969-12-31 23:59:59.999+00", "2024-06-01 12:30:00.123456+00", "1960-06-01 00:00:00.000000001+00",
+            "{1,NULL,-2}", "{\"a\":0.5,\"b\":null}", "{\"x\":7,\"y\":\"seven\"}"},
+        {"2", null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null, null,
+            null, null, null, null, null, null, null, null, null},
+        {"3", "f", "0", "-1", "-9223372036854775808", "-3.4028235e+38", "1e-300", "0.01", "-0.0000000001", "0", "",
+            "xyz", "\\x", "\\xffff", "2024-02-29", "23:59:59", "00:00:00.25", "2024-06-01 00:00:00",
+            "2024-06-01 12:30:00.12", "2024-06-01 12:30:00.000001", "1969-12-31 23:59:59.999999999",
+            "1970-01-01 00:00:00+00", "1969-12-31 23:59:59.999999+00", "2024-06-01 12:30:00.123456789+00", "{}", "{}",
+            "{\"x\":null,\"y\":null}"}};
 
     /** The rows as written, which is also how every surface must render them. */
     private static final String ROWS = "["
@@ -144,6 +165,53 @@ class SurfacesAgreeIT {
                     "Accept", "application/vnd.apache.arrow.stream");
             assertThat(arrow.statusCode()).as(new String(arrow.body(), UTF_8)).isEqualTo(200);
             assertSame("/v1/sql Arrow", arrowRows(arrow.body()), expected);
+        }
+
+        // Flight SQL: the same statement over gRPC, its Arrow batches rendered by the value layer.
+        try (dev.riffle.flight.FlightSqlServer flight = dev.riffle.flight.FlightSqlServer.builder()
+                        .clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0).start();
+                BufferAllocator allocator = new RootAllocator();
+                org.apache.arrow.flight.sql.FlightSqlClient client = new org.apache.arrow.flight.sql.FlightSqlClient(
+                        org.apache.arrow.flight.FlightClient.builder(allocator, flight.location()).build())) {
+            org.apache.arrow.flight.FlightInfo info = client.execute("SELECT * FROM " + path.getDatabaseName() + ".\""
+                    + path.getTableName() + "\"");
+            List<JsonNode> rows = new ArrayList<>();
+            for (org.apache.arrow.flight.FlightEndpoint endpoint : info.getEndpoints()) {
+                try (org.apache.arrow.flight.FlightStream stream = client.getStream(endpoint.getTicket())) {
+                    while (stream.next()) {
+                        rows.addAll(rootRows(stream.getRoot()));
+                    }
+                }
+            }
+            assertSame("Flight SQL", rows, expected);
+        }
+
+        // PostgreSQL: pgjdbc reading each value as PostgreSQL's text format writes it.
+        try (dev.riffle.pgwire.PgWireServer pg = dev.riffle.pgwire.PgWireServer.builder()
+                        .clientConfig(cluster.clientConfig()).host("127.0.0.1").port(0).start()) {
+            java.util.Properties user = new java.util.Properties();
+            user.setProperty("user", "riffle");
+            try (java.sql.Connection jdbc = DriverManager.getConnection(pg.jdbcUrl(), user);
+                    Statement statement = jdbc.createStatement();
+                    ResultSet rows = statement.executeQuery("SELECT * FROM " + path.getDatabaseName() + ".\""
+                            + path.getTableName() + "\"")) {
+                List<List<String>> text = new ArrayList<>();
+                while (rows.next()) {
+                    List<String> row = new ArrayList<>();
+                    for (int c = 1; c <= COLUMNS.length; c++) {
+                        row.add(rows.getString(c));
+                    }
+                    text.add(row);
+                }
+                text.sort(java.util.Comparator.comparing(row -> Integer.parseInt(row.get(0))));
+                for (int r = 0; r < PG_TEXT.length; r++) {
+                    for (int c = 0; c < COLUMNS.length; c++) {
+                        assertThat(text.get(r).get(c)).as("PostgreSQL, id %d, column %s", r + 1, COLUMNS[c])
+                                .isEqualTo(PG_TEXT[r][c]);
+                    }
+                }
+                assertThat(text).hasSize(PG_TEXT.length);
+            }
         }
 
         StringWriter out = new StringWriter();
@@ -237,15 +305,22 @@ class SurfacesAgreeIT {
                 ArrowStreamReader reader = new ArrowStreamReader(new ByteArrayInputStream(stream), allocator)) {
             VectorSchemaRoot root = reader.getVectorSchemaRoot();
             while (reader.loadNextBatch()) {
-                List<ArrowValueReader> columns = ArrowValueReader.ofColumns(root.getFieldVectors());
-                for (int row = 0; row < root.getRowCount(); row++) {
-                    StringWriter text = new StringWriter();
-                    try (JsonGenerator json = JSON.createGenerator(text)) {
-                        JsonValueSink.writeRow(json, columns, row, new JsonValueSink(json));
-                    }
-                    rows.add(JSON.readTree(text.toString()));
-                }
+                rows.addAll(rootRows(root));
             }
+        }
+        return rows;
+    }
+
+    /** One batch's rows, each value as the value layer renders it from the vectors. */
+    private static List<JsonNode> rootRows(VectorSchemaRoot root) throws IOException {
+        List<JsonNode> rows = new ArrayList<>();
+        List<ArrowValueReader> columns = ArrowValueReader.ofColumns(root.getFieldVectors());
+        for (int row = 0; row < root.getRowCount(); row++) {
+            StringWriter text = new StringWriter();
+            try (JsonGenerator json = JSON.createGenerator(text)) {
+                JsonValueSink.writeRow(json, columns, row, new JsonValueSink(json));
+            }
+            rows.add(JSON.readTree(text.toString()));
         }
         return rows;
     }

@@ -43,9 +43,9 @@ public final class PgText {
         String digits = FloatToDecimal.toString(value);
         boolean tiny = value != 0 && Math.abs(value) < TINY * Float.MIN_VALUE;
         if (Math.abs(value) >= 0x1p24f || tiny) {
-            digits = offTheMidpoints(digits, tiny, new BigDecimal(value), new BigDecimal(Math.nextDown(value)),
-                    Float.isFinite(Math.nextUp(value)) ? new BigDecimal(Math.nextUp(value))
-                            : new BigDecimal(value).add(new BigDecimal(Math.ulp(value))), 9);
+            digits = offTheMidpoints(digits, tiny, new BigDecimal(value),
+                    neighbour(value, Math.nextDown(value), Math.ulp(value), false),
+                    neighbour(value, Math.nextUp(value), Math.ulp(value), true), 9);
         }
         return shortest(digits, 6);
     }
@@ -119,6 +119,19 @@ public final class PgText {
         }
     }
 
+    /**
+     * The exact value of {@code value}'s neighbour {@code next} (a float's widens exactly); past the
+     * largest finite value, where the neighbour is infinite, the value one {@code ulp} further, as
+     * if the format went on (either sign: the most negative value has no finite neighbour below).
+     */
+    private static BigDecimal neighbour(double value, double next, double ulp, boolean up) {
+        if (Double.isFinite(next)) {
+            return new BigDecimal(next);
+        }
+        BigDecimal step = new BigDecimal(ulp);
+        return up ? new BigDecimal(value).add(step) : new BigDecimal(value).subtract(step);
+    }
+
     private static String float8Digits(double value) {
         if (!Double.isFinite(value)) {
             return nonFinite(value);
@@ -126,9 +139,9 @@ public final class PgText {
         String digits = DoubleToDecimal.toString(value);
         boolean tiny = value != 0 && Math.abs(value) < TINY * Double.MIN_VALUE;
         if (Math.abs(value) >= 0x1p53 || tiny) {
-            digits = offTheMidpoints(digits, tiny, new BigDecimal(value), new BigDecimal(Math.nextDown(value)),
-                    Double.isFinite(Math.nextUp(value)) ? new BigDecimal(Math.nextUp(value))
-                            : new BigDecimal(value).add(new BigDecimal(Math.ulp(value))), 17);
+            digits = offTheMidpoints(digits, tiny, new BigDecimal(value),
+                    neighbour(value, Math.nextDown(value), Math.ulp(value), false),
+                    neighbour(value, Math.nextUp(value), Math.ulp(value), true), 17);
         }
         return shortest(digits, 15);
     }

@@ -78,6 +78,12 @@ class PgTextTest {
         assertThat(PgText.float8(0.1234567)).isEqualTo("0.1234567");
         assertThat(PgText.float8(1.000001)).isEqualTo("1.000001");
         assertThat(PgText.float8(0.3)).isEqualTo("0.3");
+        // The largest finite values of either sign (the most negative has no finite neighbour below:
+        // its text once failed with "Infinite or NaN"), as PostgreSQL 15 prints them
+        assertThat(PgText.float4(Float.MAX_VALUE)).isEqualTo("3.4028235e+38");
+        assertThat(PgText.float4(-Float.MAX_VALUE)).isEqualTo("-3.4028235e+38");
+        assertThat(PgText.float8(Double.MAX_VALUE)).isEqualTo("1.7976931348623157e+308");
+        assertThat(PgText.float8(-Double.MAX_VALUE)).isEqualTo("-1.7976931348623157e+308");
         assertThat(PgText.float8(Double.NaN)).isEqualTo("NaN");
         assertThat(PgText.float8(Double.NEGATIVE_INFINITY)).isEqualTo("-Infinity");
     }
