@@ -89,6 +89,14 @@ public final class Riffle implements AutoCloseable {
     }
 
     /**
+     * This Riffle's connection and lake side, allocating from {@code allocator} (e.g. a child of
+     * this one's, for one part of a server); closing the result closes neither.
+     */
+    public Riffle withAllocator(BufferAllocator allocator) {
+        return new Riffle(connection, false, requireNonNull(allocator, "allocator is null"), false, lake);
+    }
+
+    /**
      * The lake side datalake-enabled tables are read through.
      *
      * @throws dev.riffle.core.exception.UnsupportedTableException when no lake side is on the classpath

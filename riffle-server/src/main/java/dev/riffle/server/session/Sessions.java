@@ -77,7 +77,7 @@ public final class Sessions implements AutoCloseable {
         Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
         SessionLedger ledger = new SessionLedger();
         Session session = new Session(Optional.empty(), riffle, false,
-                () -> SqlConnections.over(connection, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
+                () -> SqlConnections.over(riffle, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
                         limits.statements()), ledger);
         return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger, statements, surface);
     }
@@ -97,7 +97,7 @@ public final class Sessions implements AutoCloseable {
             FlussConnection connection = open(own, user);
             Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
             return new Session(Optional.of(user), riffle, true,
-                    () -> SqlConnections.over(own, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
+                    () -> SqlConnections.over(riffle, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
                             limits.statements()), ledger);
         });
         return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger, statements, surface);

@@ -19,11 +19,12 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Properties;
+import dev.riffle.core.Riffle;
+import org.apache.arrow.memory.BufferAllocator;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentLinkedDeque;
 import dev.riffle.sql.exec.FlussSession;
-import org.apache.fluss.client.FlussConnection;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 
@@ -52,6 +53,10 @@ public final class SqlConnections implements AutoCloseable {
     private final Map<Dialect, KeyLookupStatements> keyLookups = new java.util.EnumMap<>(Dialect.class);
     /** The Fluss session every connection of the pool shares; opened with the first connection. */
     private FlussSession session;
+    /** The connection the session runs over, when the pool shares one (a server's session); else it opens its own. */
+    private final Optional<Riffle> over;
+    /** The allocator of the session's reads over {@link #over}: a child of its allocator, closed with the pool. */
+    private BufferAllocator sessionAllocator;
     private volatile boolean closed;
 
     /**
@@ -61,6 +66,11 @@ public final class SqlConnections implements AutoCloseable {
      * @param waitTimeout how long a request waits for a free connection before a 503
      */
     public SqlConnections(String url, Properties properties, int size, Duration waitTimeout) {
+        this(url, properties, size, waitTimeout, Optional.empty());
+    }
+
+    private SqlConnections(String url, Properties properties, int size, Duration waitTimeout, Optional<Riffle> over) {
+        this.over = requireNonNull(over, "over is null");
         if (size <= 0) {
             throw new IllegalArgumentException("size must be positive, got " + size);
         }
@@ -75,10 +85,15 @@ public final class SqlConnections implements AutoCloseable {
         }
     }
 
-    /** A pool over the cluster of {@code connection}, with the same Fluss client settings (and principal). */
-    public static SqlConnections over(FlussConnection connection, int size, Duration waitTimeout,
-            StatementLimits limits) {
-        return over(connection.getConfiguration(), size, waitTimeout, limits);
+    /**
+     * A pool whose connections all run over {@code riffle}'s Fluss connection (a session's: one
+     * connection for everything a principal does, its handles, lookups and memory accounted once),
+     * which stays the caller's to close.
+     */
+    public static SqlConnections over(Riffle riffle, int size, Duration waitTimeout, StatementLimits limits) {
+        requireNonNull(riffle, "riffle is null");
+        Configuration clientConfig = riffle.connection().getConfiguration();
+        return new SqlConnections(urlOf(clientConfig), limits.toProperties(), size, waitTimeout, Optional.of(riffle));
     }
 
     /**
@@ -143,7 +158,18 @@ public final class SqlConnections implements AutoCloseable {
         FlussSession shared;
         synchronized (all) {
             if (session == null) {
-                session = driver.openSession(url, properties);
+                if (over.isPresent()) {
+                    sessionAllocator = over.get().allocator().newChildAllocator("sql-session", 0, Long.MAX_VALUE);
+                    try {
+                        session = driver.openSession(url, properties, over.get().withAllocator(sessionAllocator));
+                    } catch (SQLException | RuntimeException e) {
+                        sessionAllocator.close();
+                        sessionAllocator = null;
+                        throw e;
+                    }
+                } else {
+                    session = driver.openSession(url, properties);
+                }
             }
             shared = session;
         }
@@ -168,6 +194,11 @@ public final class SqlConnections implements AutoCloseable {
             shared = session;
             session = null;
         }
+        BufferAllocator sharedAllocator;
+        synchronized (all) {
+            sharedAllocator = sessionAllocator;
+            sessionAllocator = null;
+        }
         Exception failure = null;
         for (Pooled pooled : open) {
             try {
@@ -185,6 +216,17 @@ public final class SqlConnections implements AutoCloseable {
             try {
                 shared.close();
             } catch (Exception e) {
+                if (failure == null) {
+                    failure = e;
+                } else {
+                    failure.addSuppressed(e);
+                }
+            }
+        }
+        if (sharedAllocator != null) {
+            try {
+                sharedAllocator.close();
+            } catch (RuntimeException e) {
                 if (failure == null) {
                     failure = e;
                 } else {

@@ -109,4 +109,44 @@ class SqlConnectionsIT {
         assertThatThrownBy(() -> shared.riffle().allocator().buffer(8)).isInstanceOf(IllegalStateException.class);
         assertThatThrownBy(pool::borrow).isInstanceOf(ServiceException.class).hasMessageContaining("shutting down");
     }
+
+    /**
+     * A server's pool runs over its session's Fluss connection: the statements' session holds no
+     * connection of its own, its memory is a child of the session's allocator, and closing the pool
+     * leaves the session's connection and allocator open and empty.
+     */
+    @Test
+    void aSessionsPoolRunsOverTheSessionsOwnConnection(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("over");
+        try (org.apache.fluss.client.Connection connection = org.apache.fluss.client.ConnectionFactory
+                        .createConnection(cluster.clientConfig());
+                org.apache.arrow.memory.BufferAllocator allocator = new org.apache.arrow.memory.RootAllocator()) {
+            dev.riffle.core.Riffle riffle = dev.riffle.core.Riffle.using(connection, allocator);
+            FlussSession shared;
+            try (SqlConnections pool = SqlConnections.over(riffle, 2, Duration.ofSeconds(5), StatementLimits.DEFAULT)) {
+                try (SqlConnections.Lease lease = pool.borrow()) {
+                    lease.executeDdl("CREATE DATABASE " + db);
+                    lease.executeDdl("CREATE TABLE " + db + ".t (id INT, v STRING)");
+                    try (Statement insert = lease.prepare("SELECT 1").getConnection().createStatement()) {
+                        insert.executeUpdate("INSERT INTO " + db + ".t VALUES (1, 'a'), (2, 'b')");
+                    }
+                    PreparedStatement count = lease.prepare("SELECT count(*) FROM " + db + ".t");
+                    try (ResultSet rs = count.executeQuery()) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(1)).isEqualTo(2);
+                    }
+                    shared = count.getConnection().unwrap(org.apache.calcite.jdbc.CalciteConnection.class)
+                            .getRootSchema().unwrap(FlussRootSchema.class).session();
+                }
+                assertThat(shared.riffle().connection()).as("the statements' Fluss connection")
+                        .isSameAs(connection);
+                assertThat(allocator.getChildAllocators()).as("the statements' allocator, a child of the session's")
+                        .hasSize(1);
+            }
+            assertThat(allocator.getChildAllocators()).as("closed with the pool").isEmpty();
+            assertThat(allocator.getAllocatedMemory()).isZero();
+            // The session's connection outlives the pool.
+            assertThat(connection.getAdmin().listDatabases().get()).contains(db);
+        }
+    }
 }

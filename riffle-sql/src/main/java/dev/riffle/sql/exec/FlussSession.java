@@ -69,6 +69,16 @@ public final class FlussSession implements AutoCloseable {
         return new FlussSession(Riffle.connect(conf), limits);
     }
 
+    /**
+     * A session over a connection someone else holds (a server's session: one Fluss connection for
+     * every surface of a principal); closing the session closes its table handles, not
+     * {@code riffle}'s connection or allocator.
+     */
+    public static FlussSession using(Riffle riffle, StatementLimits limits) {
+        requireNonNull(riffle, "riffle is null");
+        return new FlussSession(riffle.withAllocator(riffle.allocator()), limits);
+    }
+
     /** The room of this session's lookups in Fluss's lookup queue ({@link LookupsInFlight}). */
     public LookupsInFlight lookupsInFlight() {
         return lookupers.lookupsInFlight();

@@ -109,6 +109,15 @@ public final class RiffleDriver extends Driver {
     }
 
     /**
+     * As {@link #openSession(String, Properties)}, over {@code riffle}'s Fluss connection instead of
+     * a new one (which stays the caller's: closing the session does not close it). A server opens
+     * its SQL connections so, over the one Fluss connection of a principal's session.
+     */
+    public FlussSession openSession(String url, Properties info, dev.riffle.core.Riffle riffle) throws SQLException {
+        return FlussSession.using(java.util.Objects.requireNonNull(riffle, "riffle is null"), parse(url, info).limits());
+    }
+
+    /**
      * A connection to {@code url} over {@code session}, which stays open when the connection
      * closes. For example, a pool of connections sharing one Fluss connection:
      *
