@@ -59,6 +59,8 @@ public final class TieringService implements AutoCloseable {
     private final BufferAllocator allocator;
     private final TableTieringRound round;
     private final Duration pollInterval;
+    /** The longest pause between rounds that keep failing. */
+    private static final Duration MAX_RETRY_PAUSE = Duration.ofSeconds(30);
     private final ScheduledExecutorService heartbeats;
     private final Thread worker;
     private final AtomicBoolean closed = new AtomicBoolean();
@@ -166,6 +168,10 @@ public final class TieringService implements AutoCloseable {
     private void runLoop() {
         List<TieringLease> finished = new ArrayList<>();
         List<TieringLease> failed = new ArrayList<>();
+        // A table that fails every round (a value Fluss's scanner cannot read, say) would otherwise be
+        // handed out again at once: a round every few milliseconds, each logged. Each failing table
+        // waits longer after each failure; tables that tier well go on meanwhile.
+        Map<Long, RetryAfter> retries = new HashMap<>();
         while (true) {
             boolean stopping = closed.get();
             TieringLease lease;
@@ -196,6 +202,12 @@ public final class TieringService implements AutoCloseable {
                 pause(pollInterval.multipliedBy(5));
                 continue;
             }
+            RetryAfter retry = retries.get(lease.tableId());
+            if (retry != null && System.nanoTime() - retry.notBeforeNanos() < 0) {
+                failed.add(lease); // handed back untried: its pause is not over
+                pause(pollInterval);
+                continue;
+            }
             current.set(lease);
             currentHeld.set(true);
             // With the line that ends it, this says which table a worker held when it died.
@@ -205,13 +217,22 @@ public final class TieringService implements AutoCloseable {
                         new LeaseGuard(lease.tablePath(), () -> currentHeld.get() && !closed.get()));
                 record(result);
                 finished.add(lease);
+                retries.remove(lease.tableId());
             } catch (MissingSnapshotRecoveredException | LeaseLostException e) {
                 LOG.info(e.getMessage());
                 failed.add(lease);
             } catch (Exception e) {
-                if (!closed.get()) {
+                int failuresInARow = retry == null ? 1 : retry.failures() + 1;
+                retries.put(lease.tableId(), new RetryAfter(failuresInARow,
+                        System.nanoTime() + retryPause(failuresInARow).toNanos()));
+                if (closed.get()) {
+                    LOG.debug("Tiering {} failed while stopping", lease.tablePath(), e);
+                } else if (failuresInARow == 1) {
                     LOG.warn("Tiering {} failed; the coordinator will hand it out again: {}", lease.tablePath(),
                             e.getMessage(), e);
+                } else {
+                    LOG.warn("Tiering {} failed again ({} rounds in a row; the next in {} ms): {}", lease.tablePath(),
+                            failuresInARow, retryPause(failuresInARow).toMillis(), e.getMessage());
                 }
                 failed.add(lease);
             } finally {
@@ -268,6 +289,15 @@ public final class TieringService implements AutoCloseable {
                 (bucket.getPartitionId() == null ? "" : "p" + bucket.getPartitionId() + "/") + bucket.getBucket() + ":" + offset));
         parts.sort(null);
         return String.join(",", parts);
+    }
+
+    /** When a table that failed {@code failures} rounds in a row may be tried again. */
+    private record RetryAfter(int failures, long notBeforeNanos) {}
+
+    /** The pause after {@code failures} failed rounds in a row: the poll interval, doubling, at most 30 s. */
+    private Duration retryPause(int failures) {
+        long millis = Math.max(1, pollInterval.toMillis()) << Math.min(failures - 1, 20);
+        return Duration.ofMillis(Math.min(MAX_RETRY_PAUSE.toMillis(), millis));
     }
 
     private void pause(Duration duration) {
