@@ -62,15 +62,21 @@ class OneShotThroughGatewayIT {
 
     @TempDir
     Path runDir;
+    private String runDirBefore;
 
     @BeforeEach
     void publishHere() {
+        runDirBefore = System.getProperty(RunningGateways.DIRECTORY_PROPERTY);
         System.setProperty(RunningGateways.DIRECTORY_PROPERTY, runDir.toString());
     }
 
     @AfterEach
     void forget() {
-        System.clearProperty(RunningGateways.DIRECTORY_PROPERTY);
+        if (runDirBefore == null) {
+            System.clearProperty(RunningGateways.DIRECTORY_PROPERTY);
+        } else {
+            System.setProperty(RunningGateways.DIRECTORY_PROPERTY, runDirBefore);
+        }
     }
 
     static CapturedRun run(String... args) {
