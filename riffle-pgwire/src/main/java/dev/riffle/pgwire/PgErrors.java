@@ -8,6 +8,7 @@ import dev.riffle.pgwire.types.InvalidParameterException;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.Failures;
 import dev.riffle.server.failure.SqlFailures;
+import dev.riffle.server.write.WriteNotAcknowledgedException;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -18,7 +19,7 @@ import java.util.regex.Pattern;
  * that is not a value of its type, 28P01 a password Fluss refuses, 42501 a Fluss ACL denial,
  * 22012 division by zero, 22003 a number out of range, 22007 a date or time that is none, 21000 a
  * subquery of more than one row, 42883 an unknown function, 42803 a grouping error, 0A000 what
- * Riffle does not serve, 57014 cancelled or timed out, 54000 a per-request limit, 53000 a busy server, XX000 an internal
+ * Riffle does not serve, 40003 rows written together that Fluss did not all acknowledge, 57014 cancelled or timed out, 54000 a per-request limit, 53000 a busy server, XX000 an internal
  * error (whose message carries only an id; the stack trace stays in the server log).
  *
  * <pre>{@code
@@ -44,6 +45,9 @@ public final class PgErrors {
         }
         if (e instanceof ProtocolException protocol) {
             return new BackendMessage.ErrorResponse("FATAL", protocol.sqlState(), protocol.getMessage());
+        }
+        if (e instanceof WriteNotAcknowledgedException unacknowledged) {
+            return error("40003", unacknowledged.getMessage()); // statement_completion_unknown
         }
         if (e instanceof InvalidParameterException invalid) {
             return error("22P02", invalid.getMessage());

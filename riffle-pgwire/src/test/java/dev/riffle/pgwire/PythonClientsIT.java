@@ -42,11 +42,12 @@ class PythonClientsIT {
     static void pythonClientsAreInstalled() throws Exception {
         // Not an assumption: a skipped test would hide a broken install. bin/test installs them.
         assertThat(new File(PYTHON).canExecute()).as("python3 is not installed: run the tests with bin/test").isTrue();
-        Process check = new ProcessBuilder(PYTHON, "-c", "import sqlalchemy, psycopg2, pandas").redirectErrorStream(true)
+        Process check = new ProcessBuilder(PYTHON, "-c", "import sqlalchemy, psycopg2, psycopg, pandas").redirectErrorStream(true)
                 .start();
         assertThat(check.waitFor(60, TimeUnit.SECONDS)).isTrue();
-        assertThat(check.exitValue()).as("SQLAlchemy, psycopg2 or pandas is missing: run the tests with bin/test, which"
-                + " installs Debian's python3-sqlalchemy, python3-psycopg2 and python3-pandas").isZero();
+        assertThat(check.exitValue()).as("SQLAlchemy, psycopg2, psycopg or pandas is missing: run the tests with bin/test,"
+                + " which installs Debian's python3-sqlalchemy, python3-psycopg2, python3-psycopg and python3-pandas")
+                .isZero();
     }
 
     @AfterEach
@@ -98,6 +99,33 @@ class PythonClientsIT {
         assertThat(out.get("replaced_count").toString()).isEqualTo("[3]");
         assertThat(out.get("frame_columns").toString()).isEqualTo("[[\"n\",\"BIGINT\"],[\"name\",\"TEXT\"],"
                 + "[\"x\",\"DOUBLE_PRECISION\"],[\"flag\",\"BOOLEAN\"],[\"at\",\"TIMESTAMP\"]]");
+    }
+
+    /**
+     * psycopg 3's pipelined {@code executemany} and psycopg2's (a simple query per row, in a
+     * transaction): every row written and read back, the rows read inside the transaction that wrote
+     * them, and a batch that fails at its fourth row says the three rows before it were written,
+     * which they were (Fluss has no rollback). Script: {@code clients/psycopg_writes.py}.
+     */
+    @Test
+    void psycopgExecutemanyWritesEveryRowAndSaysWhatAFailedBatchWrote(PgWireServer server, TestNames names)
+            throws Exception {
+        this.server = server;
+        String db = names.database("psy").toLowerCase(java.util.Locale.ROOT);
+        try (Connection sql = PgJdbcIT.connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".events (id BIGINT, name TEXT)");
+            statement.execute("CREATE TABLE " + db + ".strict (id INT NOT NULL, name TEXT)");
+        }
+        JsonNode out = new ObjectMapper().readTree(python("psycopg_writes.py", server.clientHost(),
+                Integer.toString(server.port()), db));
+
+        assertThat(out.get("pipelined").toString()).isEqualTo("[2000,1999000]");
+        assertThat(out.get("failed_batch").get("message").asText())
+                .contains("NOT NULL").contains("the 3 rows the INSERTs before it in this batch sent were written");
+        assertThat(out.get("strict_after_failure").asInt()).isEqualTo(3);
+        assertThat(out.get("in_transaction").asInt()).isEqualTo(2500);
+        assertThat(out.get("quoted").asText()).isEqualTo("it's 2499");
     }
 
     private static List<String> strings(JsonNode array) {

@@ -30,8 +30,10 @@ public final class Acknowledgements {
     /** Acknowledgements not yet completed, plus one held until {@link #all()} is asked for. */
     private final AtomicInteger pending = new AtomicInteger(1);
     private final AtomicReference<Throwable> firstFailure = new AtomicReference<>();
+    private final AtomicInteger failures = new AtomicInteger();
     private final BiConsumer<Object, Throwable> onAcknowledged = (result, failure) -> {
         if (failure != null) {
+            failures.incrementAndGet();
             firstFailure.compareAndSet(null, failure);
         }
         release();
@@ -53,6 +55,14 @@ public final class Acknowledgements {
     /** How many acknowledgements were added. */
     public int count() {
         return count;
+    }
+
+    /**
+     * How many acknowledgements completed with a failure so far (all of them are counted once
+     * {@link #all()} completed): the rows of those may or may not be written.
+     */
+    public int failures() {
+        return failures.get();
     }
 
     /** Completes once every acknowledgement added has; no more may be added after this call. */

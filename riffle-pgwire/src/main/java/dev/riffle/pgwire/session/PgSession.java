@@ -60,11 +60,13 @@ public final class PgSession implements AutoCloseable {
     private volatile Cancellation running = new Cancellation();
 
     private final PgLogin login;
+    private final BatchedInserts inserts;
 
     public PgSession(PgServerContext context, Outbound out) {
         this.context = requireNonNull(context, "context is null");
         this.out = requireNonNull(out, "out is null");
         this.login = new PgLogin(context, out, this::loggedIn, this::fatal, this::close);
+        this.inserts = new BatchedInserts(this);
         StatementPreparer preparer = new StatementPreparer(this);
         PortalRunner runner = new PortalRunner(this, out, portals);
         this.copy = new CopyProtocol(this, out, context.maxCopyRows());
@@ -270,6 +272,11 @@ public final class PgSession implements AutoCloseable {
         return transaction;
     }
 
+    /** The session's INSERTs written together, acknowledged at the end of their unit. */
+    BatchedInserts inserts() {
+        return inserts;
+    }
+
     /** The session's settings (SET, SHOW, search_path, statement_timeout). */
     SessionSettings settings() {
         return settings;
@@ -292,17 +299,42 @@ public final class PgSession implements AutoCloseable {
     void error(RuntimeException e, Optional<String> sql) {
         Throwable failure = e instanceof SqlFailure sqlFailure ? sqlFailure.getCause() : e;
         Optional<String> statement = e instanceof SqlFailure sqlFailure ? Optional.of(sqlFailure.sql()) : sql;
-        out.send(PgErrors.toError(failure, statement));
+        BackendMessage.ErrorResponse error = PgErrors.toError(failure, statement);
+        if (inserts.wroteInUnit()) {
+            // A client takes a failed batch or block for rolled back; Fluss has no rollback, so
+            // the rows written before the failure are acknowledged now and the error says so.
+            error = new BackendMessage.ErrorResponse(error.severity(), error.sqlState(), error.message() + "; "
+                    + inserts.acknowledgeBefore(transaction.idle() ? "batch" : "transaction block"));
+        }
+        out.send(error);
         transaction.statementFailed();
     }
 
     /** Ends a query or batch: a new cancellation for what comes next, then ReadyForQuery. */
     void readyForQuery() {
+        if (transaction.idle()) {
+            // the end of a query or pipeline outside a transaction block: its rows are acknowledged
+            try {
+                inserts.acknowledge();
+            } catch (RuntimeException e) {
+                inserts.endUnit();
+                error(e, Optional.empty());
+            }
+            inserts.endUnit();
+        }
         running = new Cancellation();
         // a portal suspended in this query is read on in the next: a cancel then reaches it too
         portals.reading().forEach(running::watch);
         out.send(new BackendMessage.ReadyForQuery(transaction.status()));
         out.flush();
+    }
+
+    private void closeInserts() {
+        try {
+            inserts.close();
+        } catch (RuntimeException e) {
+            LOG.warn("PostgreSQL session {} ended before Fluss acknowledged its last rows: {}", user, e.getMessage());
+        }
     }
 
     /** Frees every portal's read and unregisters the session; the connection is gone or going. */
@@ -313,6 +345,7 @@ public final class PgSession implements AutoCloseable {
         }
         phase = Phase.CLOSED;
         try {
+            closeInserts();
             copy.end();
             portals.closeAll();
             statements.clear();

@@ -55,6 +55,18 @@ final class PortalRunner {
         Cancellation cancellation = session.running();
         cancellation.checkRequested();
         if (!portal.started()) {
+            if (statement.plan() instanceof Prepared.Plan.Sql sql && sql.insert().isPresent()) {
+                Optional<String> written = session.inserts().write(portal, sql.insert().get());
+                if (written.isPresent()) {
+                    portal.complete(written.get());
+                    out.send(new BackendMessage.CommandComplete(written.get()));
+                    return false;
+                }
+            }
+            if (statement.plan() instanceof Prepared.Plan.Sql) {
+                // what the statement reads includes the rows written before it in its unit
+                session.inserts().acknowledge();
+            }
             if (statement.plan() instanceof Prepared.Plan.Local local) {
                 runLocal(local.statement(), portal);
                 out.send(new BackendMessage.CommandComplete(portal.tag().orElseThrow()));
@@ -138,6 +150,12 @@ final class PortalRunner {
         } else if (statement instanceof LocalStatement.End end) {
             boolean failed = transaction.end();
             portals.closeAllExcept(portal);
+            // Fluss has no rollback: a ROLLBACK, too, reports rows of the block that were not written
+            try {
+                session.inserts().acknowledge();
+            } finally {
+                session.inserts().endUnit();
+            }
             portal.complete(end.commit() && !failed ? "COMMIT" : "ROLLBACK");
         } else if (statement instanceof LocalStatement.Savepoint savepoint) {
             if (transaction.idle()) {

@@ -6,10 +6,12 @@ import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.sql.LocalStatement;
 import dev.riffle.pgwire.sql.Placeholders;
 import dev.riffle.pgwire.types.ColumnType;
+import dev.riffle.sql.exec.InsertValues;
 import dev.riffle.sql.exec.StatementShape;
 import dev.riffle.sql.pgcatalog.PgType;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
 
@@ -76,8 +78,18 @@ record Prepared(String name, String sql, Plan plan, List<PgType> parameterTypes,
         /** Answered by the PostgreSQL layer. */
         record Local(LocalStatement statement) implements Plan {}
 
-        /** Answered by the SQL engine: the statement with {@code ?} for each {@code $n}. */
-        record Sql(Placeholders placeholders, StatementShape shape) implements Plan {}
+        /**
+         * Answered by the SQL engine: the statement with {@code ?} for each {@code $n}; when it is
+         * an {@code INSERT ... VALUES} of literals and parameters, that insert, which the session
+         * writes itself when it can ({@link BatchedInserts}).
+         */
+        record Sql(Placeholders placeholders, StatementShape shape, Optional<InsertValues> insert) implements Plan {
+            public Sql {
+                requireNonNull(placeholders, "placeholders is null");
+                requireNonNull(shape, "shape is null");
+                requireNonNull(insert, "insert is null");
+            }
+        }
     }
 
     /** The RowDescription of {@code columns}, each in the format given at its index (text past the last given). */

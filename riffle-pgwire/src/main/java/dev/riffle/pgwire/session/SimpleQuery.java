@@ -97,6 +97,7 @@ final class SimpleQuery {
                 Prepared prepared = preparer.prepare("", statement, List.of(), false);
                 if (prepared.plan() instanceof Prepared.Plan.Local local
                         && local.statement() instanceof LocalStatement.Copy command) {
+                    session.inserts().acknowledge(); // COPY reads and writes after the INSERTs before it
                     if (command.command().in()) {
                         copy.startIn(command.command());
                         afterCopy = List.copyOf(parts.subList(i + 1, parts.size()));

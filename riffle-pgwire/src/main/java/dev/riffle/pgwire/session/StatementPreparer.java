@@ -9,6 +9,8 @@ import dev.riffle.sql.dialect.StatementSplitter;
 import dev.riffle.pgwire.types.ColumnType;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.sql.SqlStatements;
+import dev.riffle.sql.dialect.Dialect;
+import dev.riffle.sql.exec.InsertValues;
 import dev.riffle.sql.exec.StatementShape;
 import dev.riffle.sql.pgcatalog.PgType;
 import java.sql.SQLException;
@@ -89,7 +91,8 @@ final class StatementPreparer {
             }
         }
         return new Prepared(name, sql, new Prepared.Plan.Sql(placeholders, statementShape == null
-                ? StatementShape.UPDATE : statementShape), types, targets, columns);
+                ? StatementShape.UPDATE : statementShape, InsertValues.parse(placeholders.sql(), Dialect.POSTGRESQL)),
+                types, targets, columns);
     }
 
     private static List<PgType> declaredTypes(List<Integer> declared, int count) {

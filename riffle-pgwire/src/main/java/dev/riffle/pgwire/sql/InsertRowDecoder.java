@@ -1,0 +1,253 @@
+package dev.riffle.pgwire.sql;
+
+import static java.util.Objects.requireNonNull;
+
+import dev.riffle.core.exception.InvalidValueException;
+import dev.riffle.core.types.TemporalRange;
+import dev.riffle.core.values.FlussValueSink;
+import dev.riffle.core.values.ValueSink;
+import dev.riffle.pgwire.types.PgTextValueReader;
+import dev.riffle.sql.exec.InsertValues;
+import java.math.BigDecimal;
+import java.sql.Date;
+import java.sql.Timestamp;
+import java.time.LocalDateTime;
+import java.time.ZoneOffset;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.row.GenericRow;
+import org.apache.fluss.row.TimestampLtz;
+import org.apache.fluss.row.TimestampNtz;
+import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.LocalZonedTimestampType;
+import org.apache.fluss.types.RowType;
+import org.apache.fluss.types.TimestampType;
+
+/**
+ * The rows of an {@link InsertValues} statement as whole Fluss rows of its table, decoded as COPY
+ * decodes its lines: a literal is read in PostgreSQL's text form for its column's type
+ * ({@link PgTextValueReader}), a bound parameter (already of the type the statement takes) is put
+ * as it is, both into the value layer's {@link FlussValueSink}, so each value is checked by the rules
+ * every Riffle write follows; unlisted columns are NULL.
+ *
+ * <p>A decoder only takes what it reads without doubt: where a statement or a value is anything
+ * else (an unknown column, a required column left out, a value not of its column's type, a MAP or
+ * ROW column), it answers empty and the statement runs through the SQL engine, which writes it or
+ * says what is wrong exactly as it does for any INSERT.
+ *
+ * <pre>{@code
+ * InsertRowDecoder.of(tableInfo, insert).flatMap(d -> d.decode(parameters))
+ *     .ifPresent(rows -> batch.write(tableInfo, rows));
+ * }</pre>
+ */
+public final class InsertRowDecoder {
+    private final InsertValues insert;
+    private final int width;
+    private final int[] positions;
+    private final DataType[] types;
+    private final boolean[] required;
+    private final FlussValueSink[] sinks;
+
+    private InsertRowDecoder(InsertValues insert, int width, int[] positions, DataType[] types, boolean[] required) {
+        this.insert = insert;
+        this.width = width;
+        this.positions = positions;
+        this.types = types;
+        this.required = required;
+        this.sinks = new FlussValueSink[types.length];
+        for (int i = 0; i < types.length; i++) {
+            sinks[i] = new FlussValueSink(types[i]);
+        }
+    }
+
+    /** The decoder of {@code insert}'s rows for {@code table}, when its columns are ones this decoder writes. */
+    public static Optional<InsertRowDecoder> of(TableInfo table, InsertValues insert) {
+        requireNonNull(table, "table is null");
+        requireNonNull(insert, "insert is null");
+        RowType rowType = table.getRowType();
+        List<String> names = rowType.getFieldNames();
+        List<String> columns = insert.columns().orElse(names);
+        int given = insert.rows().get(0).size();
+        if (columns.size() != given) {
+            return Optional.empty(); // fewer values than columns: the engine decides what they mean
+        }
+        int[] positions = new int[given];
+        DataType[] types = new DataType[given];
+        boolean[] required = new boolean[given];
+        boolean[] listed = new boolean[names.size()];
+        for (int i = 0; i < given; i++) {
+            int position = names.indexOf(columns.get(i));
+            if (position < 0 || listed[position]) {
+                return Optional.empty();
+            }
+            listed[position] = true;
+            positions[i] = position;
+            types[i] = rowType.getTypeAt(position);
+            if (!PgTextValueReader.readable(types[i])) {
+                return Optional.empty();
+            }
+            required[i] = !types[i].isNullable() || table.getPrimaryKeys().contains(columns.get(i));
+        }
+        for (int p = 0; p < names.size(); p++) {
+            if (!listed[p] && (!rowType.getTypeAt(p).isNullable() || table.getPrimaryKeys().contains(names.get(p)))) {
+                return Optional.empty();
+            }
+        }
+        return Optional.of(new InsertRowDecoder(insert, names.size(), positions, types, required));
+    }
+
+    /**
+     * The statement's rows, its {@code ?} bound to {@code parameters} (in order, as the statement
+     * takes them); empty when a value is not one this decoder takes without doubt.
+     */
+    public Optional<List<GenericRow>> decode(List<Object> parameters) {
+        requireNonNull(parameters, "parameters is null");
+        List<GenericRow> rows = new ArrayList<>(insert.rows().size());
+        for (List<InsertValues.Value> values : insert.rows()) {
+            GenericRow row = new GenericRow(width);
+            for (int i = 0; i < positions.length; i++) {
+                InsertValues.Value value = values.get(i);
+                Object given;
+                if (value instanceof InsertValues.Value.Parameter parameter) {
+                    if (parameter.position() >= parameters.size()) {
+                        return Optional.empty();
+                    }
+                    given = parameters.get(parameter.position());
+                } else {
+                    given = value instanceof InsertValues.Value.Literal ? value : null;
+                }
+                if (given == null) {
+                    if (required[i]) {
+                        return Optional.empty();
+                    }
+                    continue;
+                }
+                try {
+                    if (given instanceof InsertValues.Value.Literal literal) {
+                        PgTextValueReader.read(literal.text(), types[i], sinks[i]);
+                    } else if (!put(given, types[i], sinks[i])) {
+                        return Optional.empty();
+                    }
+                    Object taken = sinks[i].take();
+                    if (finerThanColumn(taken, types[i])) {
+                        return Optional.empty(); // the engine rounds it as PostgreSQL does
+                    }
+                    row.setField(positions[i], taken);
+                } catch (InvalidValueException e) {
+                    sinks[i] = new FlussValueSink(types[i]); // a failed value may leave the sink mid-way
+                    return Optional.empty();
+                }
+            }
+            rows.add(row);
+        }
+        return Optional.of(rows);
+    }
+
+    /** A timestamp with digits below its column's precision. */
+    private static boolean finerThanColumn(Object value, DataType type) {
+        int precision;
+        long nanoOfSecond;
+        if (value instanceof TimestampNtz ntz && type instanceof TimestampType timestamp) {
+            precision = timestamp.getPrecision();
+            nanoOfSecond = Math.floorMod(ntz.getMillisecond(), 1_000L) * 1_000_000L + ntz.getNanoOfMillisecond();
+        } else if (value instanceof TimestampLtz ltz && type instanceof LocalZonedTimestampType timestamp) {
+            precision = timestamp.getPrecision();
+            nanoOfSecond = Math.floorMod(ltz.getEpochMillisecond(), 1_000L) * 1_000_000L + ltz.getNanoOfMillisecond();
+        } else {
+            return false;
+        }
+        long unit = (long) Math.pow(10, 9 - precision);
+        return nanoOfSecond % unit != 0;
+    }
+
+    /**
+     * Puts a bound parameter (as the extended protocol decoded it: Boolean, Integer, Long, Float,
+     * Double, BigDecimal, String, byte[], Date, Timestamp) into the sink of its column.
+     *
+     * @return false for a value of another kind, or one that needs a conversion (a fraction into an
+     *     integer column, say), which the SQL engine makes
+     */
+    private static boolean put(Object value, DataType type, ValueSink sink) {
+        switch (type.getTypeRoot()) {
+            case BOOLEAN -> {
+                if (!(value instanceof Boolean bool)) {
+                    return false;
+                }
+                sink.booleanValue(bool);
+            }
+            case TINYINT, SMALLINT, INTEGER, BIGINT -> {
+                if (!(value instanceof Integer || value instanceof Long || value instanceof Short)) {
+                    return false;
+                }
+                sink.integerValue(((Number) value).longValue());
+            }
+            case FLOAT, DOUBLE -> {
+                if (value instanceof Float number) {
+                    sink.floatValue(number);
+                } else if (value instanceof Double number) {
+                    sink.doubleValue(number);
+                } else {
+                    return false;
+                }
+            }
+            case DECIMAL -> {
+                if (value instanceof BigDecimal decimal) {
+                    sink.decimalValue(decimal);
+                } else if (value instanceof Integer || value instanceof Long || value instanceof Short) {
+                    sink.decimalValue(BigDecimal.valueOf(((Number) value).longValue()));
+                } else {
+                    return false;
+                }
+            }
+            case CHAR, STRING -> {
+                if (!(value instanceof String text)) {
+                    return false;
+                }
+                PgTextValueReader.read(text, type, sink); // CHAR(n)'s length is checked there
+            }
+            case BINARY, BYTES -> {
+                if (!(value instanceof byte[] bytes)) {
+                    return false;
+                }
+                sink.binaryValue(bytes);
+            }
+            case DATE -> {
+                if (!(value instanceof Date date)) {
+                    return false;
+                }
+                java.time.LocalDate day = date.toLocalDate();
+                if (TemporalRange.date(day).isPresent()) {
+                    return false;
+                }
+                sink.dateValue((int) day.toEpochDay());
+            }
+            case TIMESTAMP_WITHOUT_TIME_ZONE -> {
+                if (!(value instanceof Timestamp timestamp)) {
+                    return false;
+                }
+                LocalDateTime time = timestamp.toLocalDateTime();
+                if (TemporalRange.timestamp(time, ((TimestampType) type).getPrecision()).isPresent()) {
+                    return false;
+                }
+                sink.timestampValue(time.toEpochSecond(ZoneOffset.UTC), time.getNano());
+            }
+            case TIMESTAMP_WITH_LOCAL_TIME_ZONE -> {
+                if (!(value instanceof Timestamp timestamp)) {
+                    return false;
+                }
+                LocalDateTime time = timestamp.toLocalDateTime(); // the session's time zone is UTC
+                if (TemporalRange.instant(time.toInstant(ZoneOffset.UTC),
+                        ((LocalZonedTimestampType) type).getPrecision()).isPresent()) {
+                    return false;
+                }
+                sink.instantValue(time.toEpochSecond(ZoneOffset.UTC), time.getNano());
+            }
+            default -> {
+                return false; // TIME, arrays: through the engine
+            }
+        }
+        return true;
+    }
+}
