@@ -42,6 +42,15 @@ class PostgresDialectIT {
             // column names | rows
             expect(sql, "SELECT 1::int, id::text FROM " + t + " WHERE id = 1", "int4|id", "1|1");
             expect(sql, "SELECT count(*), sum(id), max(v), 1 + 1 FROM " + t, "count|sum|max|?column?", "3|6|a|2");
+            // sum(int) is a bigint, as in PostgreSQL: past 2^31 it neither wraps nor fails (vectorized or not)
+            statement.execute("CREATE TABLE " + db + ".big (k INT, n INT, s SMALLINT)");
+            statement.execute("INSERT INTO " + db + ".big VALUES (1, 2000000000, 30000), (1, 2000000000, 30000),"
+                    + " (2, 2000000000, 30000)");
+            expect(sql, "SELECT sum(n) AS n, sum(s) AS s, avg(n) FROM " + db + ".big", "n|s|avg", "6000000000|90000|2000000000");
+            expect(sql, "SELECT k, sum(n) FROM " + db + ".big GROUP BY k ORDER BY k", "k|sum", "1|4000000000",
+                    "2|2000000000");
+            assertThat(sql.createStatement().executeQuery("SELECT sum(n) FROM " + db + ".big").getMetaData()
+                    .getColumnType(1)).isEqualTo(java.sql.Types.BIGINT);
             // strings compare by code point, as PostgreSQL's C collation (Riffle's) does: 'A' < 'a'
             expect(sql, "SELECT v FROM " + t + " WHERE v ILIKE 'a%' ORDER BY v", "v", "Abc", "a");
             expect(sql, "SELECT v FROM " + t + " WHERE v ~ '^A' OR v ~* 'Z'", "v", "Abc");

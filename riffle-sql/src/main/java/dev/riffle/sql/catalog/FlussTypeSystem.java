@@ -1,5 +1,7 @@
 package dev.riffle.sql.catalog;
 
+import org.apache.calcite.rel.type.RelDataType;
+import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.rel.type.RelDataTypeSystem;
 import org.apache.calcite.rel.type.RelDataTypeSystemImpl;
 import org.apache.calcite.sql.type.SqlTypeName;
@@ -43,6 +45,29 @@ public final class FlussTypeSystem extends RelDataTypeSystemImpl {
     @Override
     public boolean shouldConvertRaggedUnionTypesToVarying() {
         return raggedStringsVary;
+    }
+
+    /**
+     * A sum of TINYINT, SMALLINT or INTEGER values is a BIGINT, as in PostgreSQL ({@code sum(int4)}
+     * is {@code int8}) and Trino: in the argument's type (Calcite's default) an INTEGER sum past
+     * 2^31 wrapped round and answered a wrong number without a word, and a SMALLINT one failed.
+     */
+    @Override
+    public RelDataType deriveSumType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        return switch (argumentType.getSqlTypeName()) {
+            case TINYINT, SMALLINT, INTEGER -> typeFactory.createTypeWithNullability(
+                    typeFactory.createSqlType(SqlTypeName.BIGINT), argumentType.isNullable());
+            default -> super.deriveSumType(typeFactory, argumentType);
+        };
+    }
+
+    /**
+     * The average of TINYINT, SMALLINT or INTEGER values is a BIGINT (still an integer division, as
+     * before): Calcite computes it as the sum over the count, and the sum is a BIGINT.
+     */
+    @Override
+    public RelDataType deriveAvgAggType(RelDataTypeFactory typeFactory, RelDataType argumentType) {
+        return deriveSumType(typeFactory, argumentType);
     }
 
     @Override
