@@ -28,8 +28,8 @@ import org.apache.fluss.types.TimestampType;
 
 /**
  * The rows of an {@link InsertValues} statement as whole Fluss rows of its table, decoded as COPY
- * decodes its lines: a literal is read in PostgreSQL's text form for its column's type
- * ({@link PgTextValueReader}), a bound parameter (already of the type the statement takes) is put
+ * decodes its lines: a string literal is read in PostgreSQL's text form for its column's type
+ * ({@link PgTextValueReader}), as is a number literal for a numeric column, a bound parameter (already of the type the statement takes) is put
  * as it is, both into the value layer's {@link FlussValueSink}, so each value is checked by the rules
  * every Riffle write follows; unlisted columns are NULL.
  *
@@ -118,7 +118,7 @@ public final class InsertRowDecoder {
                     }
                     given = parameters.get(parameter.position());
                 } else {
-                    given = value instanceof InsertValues.Value.Literal ? value : null;
+                    given = value instanceof InsertValues.Value.Null ? null : value;
                 }
                 if (given == null) {
                     if (required[i]) {
@@ -127,14 +127,33 @@ public final class InsertRowDecoder {
                     continue;
                 }
                 try {
-                    if (given instanceof InsertValues.Value.Literal literal) {
-                        PgTextValueReader.read(literal.text(), types[i], sinks[i]);
+                    String text;
+                    if (given instanceof InsertValues.Value.Number number) {
+                        if (!NUMERIC.contains(types[i].getTypeRoot())) {
+                            return Optional.empty(); // a number into a string, boolean or date: the engine's cast
+                        }
+                        text = number.text();
+                        PgTextValueReader.read(text, types[i], sinks[i]);
+                    } else if (given instanceof InsertValues.Value.Bool bool) {
+                        if (types[i].getTypeRoot() != DataTypeRoot.BOOLEAN) {
+                            return Optional.empty();
+                        }
+                        text = "";
+                        sinks[i].booleanValue(bool.value());
+                    } else if (given instanceof InsertValues.Value.Literal literal) {
+                        text = literal.text();
+                        PgTextValueReader.read(text, types[i], sinks[i]);
                     } else if (!put(given, types[i], sinks[i])) {
                         return Optional.empty();
+                    } else {
+                        text = "";
                     }
                     Object taken = sinks[i].take();
                     if (finerThanColumn(taken, types[i])) {
                         return Optional.empty(); // the engine rounds it as PostgreSQL does
+                    }
+                    if (!text.isEmpty() && outOfFloatRange(taken, text)) {
+                        return Optional.empty(); // 1e400 is no Infinity: the engine says it is out of range
                     }
                     row.setField(positions[i], taken);
                 } catch (InvalidValueException e) {
@@ -145,6 +164,37 @@ public final class InsertRowDecoder {
             rows.add(row);
         }
         return Optional.of(rows);
+    }
+
+    private static final java.util.Set<DataTypeRoot> NUMERIC = java.util.EnumSet.of(DataTypeRoot.TINYINT,
+            DataTypeRoot.SMALLINT, DataTypeRoot.INTEGER, DataTypeRoot.BIGINT, DataTypeRoot.FLOAT, DataTypeRoot.DOUBLE,
+            DataTypeRoot.DECIMAL);
+
+    /**
+     * A float or double read from text that overflowed to infinity or underflowed to zero, where
+     * the text did not ask for infinity, NaN or zero.
+     */
+    private static boolean outOfFloatRange(Object value, String text) {
+        double number;
+        if (value instanceof Float f) {
+            number = f;
+        } else if (value instanceof Double d) {
+            number = d;
+        } else {
+            return false;
+        }
+        String lower = text.strip().toLowerCase(java.util.Locale.ROOT);
+        if (lower.contains("inf") || lower.contains("nan")) {
+            return false;
+        }
+        if (Double.isInfinite(number) || Double.isNaN(number)) {
+            return true;
+        }
+        if (number == 0) {
+            String mantissa = lower.split("e", 2)[0];
+            return mantissa.chars().anyMatch(c -> c >= '1' && c <= '9');
+        }
+        return false;
     }
 
     /** A timestamp with digits below its column's precision. */

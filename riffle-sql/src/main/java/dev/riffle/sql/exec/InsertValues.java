@@ -37,15 +37,22 @@ public record InsertValues(List<String> name, List<String> written, Optional<Lis
         /** The {@code position}-th {@code ?} of the statement (from 0). */
         record Parameter(int position) implements Value {}
 
-        /**
-         * A string or number literal, as the text the column's type reads (a number's digits, a
-         * string's characters), or a boolean as {@code true}/{@code false}.
-         */
+        /** A string literal's characters: text its column's type reads, as PostgreSQL reads a quoted literal. */
         record Literal(String text) implements Value {
             public Literal {
                 requireNonNull(text, "text is null");
             }
         }
+
+        /** A number literal, as written ({@code -1.5e3}): a number, which only numeric columns take as it is. */
+        record Number(String text) implements Value {
+            public Number {
+                requireNonNull(text, "text is null");
+            }
+        }
+
+        /** {@code TRUE} or {@code FALSE}. */
+        record Bool(boolean value) implements Value {}
 
         /** {@code NULL}. */
         record Null() implements Value {}
@@ -205,12 +212,12 @@ public record InsertValues(List<String> name, List<String> written, Optional<Lis
                 return Optional.of(new Value.Null());
             }
             if (word("TRUE")) {
-                return Optional.of(new Value.Literal("true"));
+                return Optional.of(new Value.Bool(true));
             }
             if (word("FALSE")) {
-                return Optional.of(new Value.Literal("false"));
+                return Optional.of(new Value.Bool(false));
             }
-            return number().map(Value.Literal::new);
+            return number().map(Value.Number::new);
         }
 
         /** {@code [+-]digits[.digits][e[+-]digits]}, followed by neither a name nor another number. */

@@ -22,10 +22,10 @@ class InsertValuesTest {
         assertThat(insert.written()).containsExactly("Shop", "Orders");
         assertThat(insert.columns()).contains(List.of("id", "Name", "amount", "ok", "note"));
         assertThat(insert.rows()).containsExactly(
-                List.of(new Value.Parameter(0), new Value.Literal("O'Brien"), new Value.Literal("-1.5e3"),
-                        new Value.Literal("true"), new Value.Null()),
-                List.of(new Value.Parameter(1), new Value.Literal("a\\b ü"), new Value.Literal("7"),
-                        new Value.Literal("false"), new Value.Literal("")));
+                List.of(new Value.Parameter(0), new Value.Literal("O'Brien"), new Value.Number("-1.5e3"),
+                        new Value.Bool(true), new Value.Null()),
+                List.of(new Value.Parameter(1), new Value.Literal("a\\b ü"), new Value.Number("7"),
+                        new Value.Bool(false), new Value.Literal("")));
         assertThat(insert.parameters()).isEqualTo(2);
         assertThat(insert.qualified()).contains(TablePath.of("shop", "Orders"));
     }
