@@ -106,7 +106,7 @@ public final class HttpBenchmark {
     private static final int MIN_WARMUP_ROUNDS = 10;
     private static final int MAX_WARMUP_ROUNDS = 15;
     private static final int INGEST_CLIENTS = 4;
-    private static final int ARROW_BATCH = 10_000;
+    private static final int ARROW_BATCH = Integer.getInteger("bench.arrowBatch", 10_000);
     private static final int JSON_BATCH = 1_000;
     private static final Schema KV = Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING())
             .column("amount", DataTypes.BIGINT()).column("score", DataTypes.DOUBLE()).primaryKey("id").build();
@@ -147,7 +147,9 @@ public final class HttpBenchmark {
                 System.out.printf(Locale.ROOT, "HTTP client: %s%n", jdkClient ? "java.net.http.HttpClient (jdk)"
                         : "one blocking keep-alive connection per client thread (raw)");
                 try {
-                    lookups(connection, gateway, http, lookups);
+                    if (lookups > 0) { // 0 measures ingest alone
+                        lookups(connection, gateway, http, lookups);
+                    }
                     ingest(connection, gateway, http, ingestRows);
                 } finally {
                     http.close();
@@ -389,7 +391,8 @@ public final class HttpBenchmark {
         TablePath javaTable = TablePath.of("bench", "ingest_java");
         TablePath arrowTable = TablePath.of("bench", "ingest_arrow");
         TablePath jsonTable = TablePath.of("bench", "ingest_json");
-        for (TablePath path : List.of(javaTable, arrowTable, jsonTable)) {
+        TablePath ndjsonTable = TablePath.of("bench", "ingest_ndjson");
+        for (TablePath path : List.of(javaTable, arrowTable, jsonTable, ndjsonTable)) {
             create(connection, path, LOG);
         }
         // Each side appends the same rows every round (log tables keep them all).
@@ -405,29 +408,37 @@ public final class HttpBenchmark {
             }
         }
         List<byte[]> jsonBodies = new ArrayList<>();
+        List<byte[]> ndjsonBodies = new ArrayList<>();
         for (int b = 0; b < jsonBatches; b++) {
-            jsonBodies.add(jsonBatch((long) b * JSON_BATCH, JSON_BATCH));
+            jsonBodies.add(jsonBatch((long) b * JSON_BATCH, JSON_BATCH, false));
+            ndjsonBodies.add(jsonBatch((long) b * JSON_BATCH, JSON_BATCH, true));
         }
         Round java = () -> javaAppend(connection, javaTable, 0, roundRows);
         Round arrow = () -> post(http, rowsUrl(gateway, arrowTable), "application/vnd.apache.arrow.stream", arrowBodies,
                 ARROW_BATCH);
         Round json = () -> post(http, rowsUrl(gateway, jsonTable), "application/json", jsonBodies, JSON_BATCH);
+        Round ndjson = () -> post(http, rowsUrl(gateway, ndjsonTable), "application/x-ndjson", ndjsonBodies,
+                JSON_BATCH);
 
         // As for lookups: each side warmed to a steady rate, then alternating rounds, medians compared.
         warm("Java AppendWriter", java);
         warm("HTTP Arrow IPC", arrow);
         warm("HTTP JSON", json);
+        warm("HTTP NDJSON", ndjson);
         double[] javaRates = new double[ROUNDS];
         double[] arrowRates = new double[ROUNDS];
         double[] jsonRates = new double[ROUNDS];
+        double[] ndjsonRates = new double[ROUNDS];
         for (int r = 0; r < ROUNDS; r++) {
             javaRates[r] = java.run();
             arrowRates[r] = arrow.run();
             jsonRates[r] = json.run();
+            ndjsonRates[r] = ndjson.run();
         }
         double javaRate = median(javaRates);
         double arrowRate = median(arrowRates);
         double jsonRate = median(jsonRates);
+        double ndjsonRate = median(ndjsonRates);
         System.out.printf(Locale.ROOT, "%nIngest into a log table (BIGINT, STRING, BIGINT, DOUBLE; %d buckets; %d alternating "
                 + "rounds; medians)%n", BUCKETS, ROUNDS);
         System.out.printf(Locale.ROOT, "  Java AppendWriter (one writer, flush at end)   %,12.0f rows/s   (%,d rows a round)"
@@ -435,9 +446,12 @@ public final class HttpBenchmark {
         System.out.printf(Locale.ROOT, "  HTTP Arrow IPC, 10,000-row batches             %,12.0f rows/s   ratio %.2fx   "
                 + "(target >= 0.8x, P4; %,d rows a round, %d concurrent clients)   rounds %s%n", arrowRate,
                 arrowRate / javaRate, roundRows, INGEST_CLIENTS, rates(arrowRates));
-        System.out.printf(Locale.ROOT, "  HTTP JSON, 1,000-row batches                   %,12.0f rows/s   ratio %.2fx   "
-                + "(%,d rows a round, %d concurrent clients)   rounds %s%n", jsonRate, jsonRate / javaRate,
-                jsonBatches * JSON_BATCH, INGEST_CLIENTS, rates(jsonRates));
+        System.out.printf(Locale.ROOT, "  HTTP JSON array, 1,000-row batches             %,12.0f rows/s   ratio %.2fx   "
+                + "(target >= 0.4x; %,d rows a round, %d concurrent clients)   rounds %s%n", jsonRate,
+                jsonRate / javaRate, jsonBatches * JSON_BATCH, INGEST_CLIENTS, rates(jsonRates));
+        System.out.printf(Locale.ROOT, "  HTTP NDJSON, 1,000-row batches                 %,12.0f rows/s   ratio %.2fx   "
+                + "(target >= 0.4x; %,d rows a round, %d concurrent clients)   rounds %s%n", ndjsonRate,
+                ndjsonRate / javaRate, jsonBatches * JSON_BATCH, INGEST_CLIENTS, rates(ndjsonRates));
     }
 
     private static String rowsUrl(Gateway gateway, TablePath path) {
@@ -513,17 +527,18 @@ public final class HttpBenchmark {
         }
     }
 
-    private static byte[] jsonBatch(long first, int rows) {
-        StringBuilder json = new StringBuilder(rows * 80).append('[');
+    /** Rows as a JSON array, or as NDJSON (one object per line). */
+    private static byte[] jsonBatch(long first, int rows, boolean ndjson) {
+        StringBuilder json = new StringBuilder(rows * 80).append(ndjson ? "" : "[");
         for (int r = 0; r < rows; r++) {
             long i = first + r;
             if (r > 0) {
-                json.append(',');
+                json.append(ndjson ? '\n' : ',');
             }
             json.append("{\"id\":").append(i).append(",\"name\":\"customer-").append(i % 10_000)
                     .append("\",\"amount\":").append(i * 3).append(",\"score\":").append(i * 0.25).append('}');
         }
-        return json.append(']').toString().getBytes(UTF_8);
+        return json.append(ndjson ? "\n" : "]").toString().getBytes(UTF_8);
     }
 
     private static void create(Connection connection, TablePath path, Schema schema) throws Exception {

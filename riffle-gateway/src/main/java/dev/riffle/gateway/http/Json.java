@@ -1,11 +1,18 @@
 package dev.riffle.gateway.http;
 
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.json.DupDetector;
+import com.fasterxml.jackson.core.json.JsonReadContext;
 import com.fasterxml.jackson.core.StreamReadFeature;
 import com.fasterxml.jackson.core.StreamWriteFeature;
 import com.fasterxml.jackson.core.json.JsonReadFeature;
 import com.fasterxml.jackson.databind.DeserializationFeature;
 import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectReader;
 import com.fasterxml.jackson.databind.json.JsonMapper;
+import java.io.IOException;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -32,7 +39,41 @@ public final class Json {
             .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
             .build();
 
+    /** Reads one value out of a longer document: what follows the value is the caller's to read. */
+    private static final ObjectReader VALUE_IN_STREAM = MAPPER.reader()
+            .without(DeserializationFeature.FAIL_ON_TRAILING_TOKENS);
+
     private Json() {}
+
+    /**
+     * A parser that streams {@code in} as {@link #MAPPER} reads a document, except that it leaves
+     * finding a name given twice in an object to its caller, who reads the objects field by field
+     * and knows each row's names already (Jackson's check costs a set per object); the values read
+     * through {@link #valueAt} are checked as in a document. Doubles are parsed with Jackson's fast
+     * parser, which rounds as the JDK's does.
+     */
+    public static JsonParser streamingParser(InputStream in) throws IOException {
+        JsonParser parser = MAPPER.createParser(in);
+        parser.disable(JsonParser.Feature.STRICT_DUPLICATE_DETECTION);
+        parser.enable(StreamReadFeature.USE_FAST_DOUBLE_PARSER.mappedFeature());
+        return parser;
+    }
+
+    /**
+     * The value starting at {@code parser}'s current token, read as {@link #MAPPER} reads it in a
+     * whole document (decimals exact, a name given twice in one of its objects refused); the parser
+     * is left on the value's last token. For a parser that streams a body value by value
+     * ({@link #streamingParser}).
+     */
+    public static JsonNode valueAt(JsonParser parser) throws IOException {
+        if ((parser.currentToken() == JsonToken.START_OBJECT || parser.currentToken() == JsonToken.START_ARRAY)
+                && parser.getParsingContext() instanceof JsonReadContext nested && nested.getDupDetector() == null) {
+            // The nested value's context was opened by the token just read; the objects within it
+            // inherit its detector.
+            nested.withDupDetector(DupDetector.rootDetector(parser));
+        }
+        return VALUE_IN_STREAM.readTree(parser);
+    }
 
     /** Fails when the object has fields other than {@code known}. */
     public static void onlyFields(JsonNode object, String what, Set<String> known) {

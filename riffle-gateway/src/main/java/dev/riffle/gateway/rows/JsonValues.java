@@ -1,5 +1,6 @@
 package dev.riffle.gateway.rows;
 
+import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.core.exception.InvalidValueException;
@@ -9,6 +10,7 @@ import dev.riffle.core.values.ValueText;
 import dev.riffle.gateway.http.Json;
 import java.math.BigDecimal;
 import java.math.BigInteger;
+import java.io.IOException;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
@@ -35,6 +37,7 @@ import org.apache.fluss.types.BinaryType;
 import org.apache.fluss.types.CharType;
 import org.apache.fluss.types.DataField;
 import org.apache.fluss.types.DataType;
+import org.apache.fluss.types.DataTypeRoot;
 import org.apache.fluss.types.DecimalType;
 import org.apache.fluss.types.LocalZonedTimestampType;
 import org.apache.fluss.types.MapType;
@@ -120,6 +123,114 @@ public final class JsonValues {
             default:
                 throw new InvalidValueException("the gateway cannot write columns of type " + type);
         }
+    }
+
+    /**
+     * The Fluss value of the JSON value at {@code parser}'s current token, for {@code type}, as
+     * {@link #toFluss(JsonNode, DataType, boolean)} gives it (not in text mode); the parser is left
+     * on the value's last token. A body streamed this way holds no tree of its rows: the common
+     * scalars (a string for a STRING or CHAR column, a whole number that fits an integer column, a
+     * finite number for a FLOAT or DOUBLE one, true or false for a BOOLEAN one) are read straight off the
+     * token, every other value (and every one those checks refuse) as a tree of its own, so the
+     * values taken and the errors are the same either way.
+     */
+    static Object toFluss(JsonParser parser, DataType type) throws IOException {
+        switch (parser.currentToken()) {
+            case VALUE_NULL:
+                return null;
+            case VALUE_STRING:
+                if (type.getTypeRoot() == DataTypeRoot.STRING) {
+                    return BinaryString.fromString(parser.getText());
+                }
+                if (type.getTypeRoot() == DataTypeRoot.CHAR) {
+                    String text = parser.getText();
+                    if (text.codePointCount(0, text.length()) <= ((CharType) type).getLength()) {
+                        return BinaryString.fromString(text);
+                    }
+                }
+                break;
+            case VALUE_NUMBER_INT:
+                Object whole = wholeNumber(parser, type);
+                if (whole != null) {
+                    return whole;
+                }
+                break;
+            case VALUE_NUMBER_FLOAT:
+                if (parser.isNaN()) {
+                    return nonNumeric(parser.getDoubleValue(), type);
+                }
+                Object fraction = floatingNumber(parser, type);
+                if (fraction != null) {
+                    return fraction;
+                }
+                break;
+            case VALUE_TRUE:
+            case VALUE_FALSE:
+                if (type.getTypeRoot() == DataTypeRoot.BOOLEAN) {
+                    return parser.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_TRUE;
+                }
+                break;
+            default:
+                break;
+        }
+        return toFluss(Json.valueAt(parser), type, false);
+    }
+
+    /**
+     * A bare {@code NaN}, {@code Infinity} or {@code -Infinity} (which the gateway's parser allows):
+     * the double it names, as its quoted form is, for a FLOAT or DOUBLE column; refused for others.
+     * (A whole document's tree cannot hold it as an exact decimal.)
+     */
+    private static Object nonNumeric(double value, DataType type) {
+        return switch (type.getTypeRoot()) {
+            case DOUBLE -> value;
+            case FLOAT -> (float) value;
+            default -> throw mismatch(Json.MAPPER.getNodeFactory().numberNode(value), type);
+        };
+    }
+
+    /** A whole-number token for an integer or floating column when it fits without doubt; null otherwise. */
+    private static Object wholeNumber(JsonParser parser, DataType type) throws IOException {
+        JsonParser.NumberType size = parser.getNumberType();
+        if (size != JsonParser.NumberType.INT && size != JsonParser.NumberType.LONG) {
+            return null;
+        }
+        long value = parser.getLongValue();
+        switch (type.getTypeRoot()) {
+            case TINYINT:
+                return value >= Byte.MIN_VALUE && value <= Byte.MAX_VALUE ? (Object) (byte) value : null;
+            case SMALLINT:
+                return value >= Short.MIN_VALUE && value <= Short.MAX_VALUE ? (Object) (short) value : null;
+            case INTEGER:
+                return value >= Integer.MIN_VALUE && value <= Integer.MAX_VALUE ? (Object) (int) value : null;
+            case BIGINT:
+                return value;
+            case DOUBLE:
+                return (double) value;
+            case FLOAT:
+                return (float) (double) value;
+            default:
+                return null;
+        }
+    }
+
+    /**
+     * A fractional number token for a FLOAT or DOUBLE column when it is finite there; null otherwise.
+     * Parsing the text as a double rounds as the tree's exact decimal does when it is turned into one.
+     */
+    private static Object floatingNumber(JsonParser parser, DataType type) throws IOException {
+        if (type.getTypeRoot() != DataTypeRoot.DOUBLE && type.getTypeRoot() != DataTypeRoot.FLOAT) {
+            return null;
+        }
+        double value = parser.getDoubleValue();
+        if (!Double.isFinite(value)) {
+            return null;
+        }
+        if (type.getTypeRoot() == DataTypeRoot.DOUBLE) {
+            return value;
+        }
+        float narrowed = (float) value;
+        return Float.isInfinite(narrowed) ? null : (Object) narrowed;
     }
 
     /** A URL's text as the JSON value it stands for, so {@code ?id=42} fits an INT column. */

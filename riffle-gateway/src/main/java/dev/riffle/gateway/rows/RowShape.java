@@ -2,6 +2,9 @@ package dev.riffle.gateway.rows;
 
 import static java.util.Objects.requireNonNull;
 
+import com.fasterxml.jackson.core.JsonParseException;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.core.exception.InvalidValueException;
@@ -11,7 +14,9 @@ import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Json;
+import java.io.IOException;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -41,6 +46,11 @@ final class RowShape {
     private final Set<String> required;
     private final String purpose;
     private final boolean keys;
+    /** Each output column's position and type, by name, for rows read off a stream. */
+    private final Map<String, Integer> positions = new HashMap<>();
+    private final DataType[] outputTypes;
+    private final boolean[] allowedAt;
+    private final boolean[] requiredAt;
 
     private RowShape(TableInfo table, List<String> output, Set<String> allowed, Set<String> required, String purpose,
             boolean keys) {
@@ -51,6 +61,17 @@ final class RowShape {
         this.required = Set.copyOf(required);
         this.purpose = purpose;
         this.keys = keys;
+        this.outputTypes = new DataType[this.output.size()];
+        this.allowedAt = new boolean[outputTypes.length];
+        this.requiredAt = new boolean[outputTypes.length];
+        for (int i = 0; i < outputTypes.length; i++) {
+            String column = this.output.get(i);
+            // Jackson interns the field names it reads: an interned key is found by identity.
+            positions.put(column.intern(), i);
+            outputTypes[i] = typeOf(column);
+            allowedAt[i] = this.allowed.contains(column);
+            requiredAt[i] = this.required.contains(column);
+        }
     }
 
     /** Whole rows for an append (log tables) or upsert (primary-key tables). */
@@ -133,6 +154,50 @@ final class RowShape {
             checkAllowed(names.next(), index);
         }
         return row(node::get, index, textMode);
+    }
+
+    /**
+     * Row {@code index} of a streamed JSON body as a Fluss row: the value at {@code parser}'s current
+     * token, read through its last token. Takes and refuses what {@link #fromJson(JsonNode, int, boolean)}
+     * does (not in text mode), with the same errors; a row with several problems reports the first
+     * met in the order its fields are written (a missing column last). The parser is one of
+     * {@link Json#streamingParser}: a name given twice in the row is found here.
+     */
+    GenericRow fromJson(JsonParser parser, int index) throws IOException {
+        if (parser.currentToken() != JsonToken.START_OBJECT) {
+            return fromJson(Json.valueAt(parser), index, false); // fails, saying what the row was
+        }
+        GenericRow row = new GenericRow(output.size());
+        boolean[] given = new boolean[output.size()];
+        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
+            Integer position = positions.get(name);
+            if (position == null || !allowedAt[position]) {
+                checkAllowed(name, index); // fails, naming the column
+            }
+            int column = position;
+            if (given[column]) {
+                throw new JsonParseException(parser, "Duplicate field '" + name + "'");
+            }
+            given[column] = true;
+            parser.nextToken();
+            Object value;
+            try {
+                value = JsonValues.toFluss(parser, outputTypes[column]);
+            } catch (InvalidValueException e) {
+                throw invalid(index, name, e.getMessage());
+            }
+            if (value == null && requiredAt[column]) {
+                throw invalid(index, name, "null, but " + purpose + " needs it" + why(name));
+            }
+            row.setField(column, value);
+        }
+        for (int column = 0; column < given.length; column++) {
+            String name = output.get(column);
+            if (!given[column] && requiredAt[column]) {
+                throw invalid(index, name, "missing, but " + purpose + " needs it" + why(name));
+            }
+        }
+        return row;
     }
 
     /**

@@ -1,8 +1,6 @@
 package dev.riffle.gateway.rows;
 
-import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.JsonNode;
-import com.fasterxml.jackson.databind.MappingIterator;
 import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowRowView;
 import dev.riffle.core.types.ArrowWriteLayout;
@@ -42,7 +40,9 @@ import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.Upsert;
 import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.TableInfo;
+import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.GenericRow;
 
 /**
@@ -85,33 +85,51 @@ public final class WriteResource {
         String type = MediaTypes.requireContentType(ctx, Set.of(MediaTypes.JSON, MediaTypes.NDJSON,
                 MediaTypes.ARROW_STREAM));
         RequestContext request = Requests.of(ctx);
-        TableInfo table = request.tableInfo(Requests.tablePath(ctx));
+        TableInfo table = tableToWrite(request, Requests.tablePath(ctx));
         Optional<List<String>> columns = columnsParam(ctx);
-        RowShape shape = columns.map(c -> RowShape.partialUpdate(table, c)).orElseGet(() -> RowShape.write(table));
-        String key = ctx.header(IDEMPOTENCY_KEY);
-        if (key == null) {
-            try (InputStream body = Bodies.open(ctx, request.limits().maxBodyBytes())) {
-                int written = writeBody(request, table, shape, columns, type, body, () -> {});
-                GatewayMetrics.rows(ctx, "written", written);
-                Render.json(ctx, 200, Map.of("written", written));
-            }
-            return;
-        }
-        writeOnce(ctx, request, table, shape, columns, type, IdempotentWrites.checkedKey(key));
-    }
-
-    /**
-     * A write with an {@code Idempotency-Key}: the body is read whole and digested, then either
-     * written (the first request with the key) or answered as the first request was.
-     */
-    private void writeOnce(Context ctx, RequestContext request, TableInfo table, RowShape shape,
-            Optional<List<String>> columns, String type, String key) throws IOException {
+        shape(table, columns); // a bad ?columns= fails before the body is read
         byte[] body;
         try (InputStream in = Bodies.open(ctx, request.limits().maxBodyBytes())) {
-            body = in.readAllBytes();
+            body = in.readAllBytes(); // at most the body limit; parsed from memory, and again if the schema changed
         } catch (IOException e) {
             throw Bodies.ioFailure(e);
         }
+        String key = ctx.header(IDEMPOTENCY_KEY);
+        if (key == null) {
+            int written = writeBody(request, table, columns, type, body, () -> {});
+            GatewayMetrics.rows(ctx, "written", written);
+            Render.json(ctx, 200, Map.of("written", written));
+            return;
+        }
+        writeOnce(ctx, request, table, columns, type, body, IdempotentWrites.checkedKey(key));
+    }
+
+    /**
+     * The metadata a write goes by. A table Riffle appends to itself ({@link ArrowLogAppender#takes})
+     * is written by the session's recent metadata (at most a second old): asking the coordinator
+     * per request cost more than the rest of a 1,000-row write, and should the table have been
+     * dropped and created again since, the appender finds that at its first batch and fails saying
+     * so, with nothing written. Other tables go through Fluss's writer, which would retry a dropped
+     * table's id until the request timed out: they are written by fresh metadata.
+     */
+    private static TableInfo tableToWrite(RequestContext request, TablePath path) {
+        Optional<TableInfo> recent = request.session().handles().recentInfo(path);
+        if (recent.isPresent() && ArrowLogAppender.takes(recent.get())) {
+            return recent.get();
+        }
+        return request.session().handles().freshInfo(path);
+    }
+
+    private static RowShape shape(TableInfo table, Optional<List<String>> columns) {
+        return columns.map(c -> RowShape.partialUpdate(table, c)).orElseGet(() -> RowShape.write(table));
+    }
+
+    /**
+     * A write with an {@code Idempotency-Key}: the body is digested, then either written (the first
+     * request with the key) or answered as the first request was.
+     */
+    private void writeOnce(Context ctx, RequestContext request, TableInfo table, Optional<List<String>> columns,
+            String type, byte[] body, String key) throws IOException {
         IdempotentWrites.Scope scope = new IdempotentWrites.Scope(request.session().principal(),
                 table.getTablePath().toString());
         IdempotentWrites.Claim claim;
@@ -130,8 +148,7 @@ public final class WriteResource {
         boolean[] writing = {false};
         int written;
         try {
-            written = writeBody(request, table, shape, columns, type, new ByteArrayInputStream(body),
-                    () -> writing[0] = true);
+            written = writeBody(request, table, columns, type, body, () -> writing[0] = true);
         } catch (RuntimeException e) {
             if (writing[0]) {
                 // Some rows may be in the table: a retry must not write them again.
@@ -165,17 +182,80 @@ public final class WriteResource {
 
     /**
      * Parses, checks and writes a body of {@code type}; the rows written. {@code writingBegins} runs
-     * once the whole body is checked, just before the first row goes to the writer.
+     * once the whole body is checked, just before the first row goes to the writer. When the
+     * session's recent metadata turns out to be out of date, the body is written again by fresh
+     * metadata, which can be done because nothing of it was written: a column the body names that
+     * the metadata lacks (it may have been added since) is found before any row is written, and a
+     * table dropped and created again since is found by Riffle's appender at its first batch, whose
+     * batches all carried the old table's id.
      */
+    private static int writeBody(RequestContext request, TableInfo table, Optional<List<String>> columns, String type,
+            byte[] body, Runnable writingBegins) {
+        boolean[] writing = {false};
+        Runnable begins = () -> {
+            writing[0] = true;
+            writingBegins.run();
+        };
+        try {
+            return writeBody(request, table, shape(table, columns), columns, type, body, begins);
+        } catch (ApiException e) {
+            if (writing[0] || !e.code().equals("column_not_found")) {
+                throw e;
+            }
+            TableInfo fresh = request.session().handles().freshInfo(table.getTablePath());
+            if (fresh.getTableId() == table.getTableId() && fresh.getSchemaId() == table.getSchemaId()) {
+                throw e;
+            }
+            return writeBody(request, fresh, shape(fresh, columns), columns, type, body, begins);
+        } catch (TableNotExistException e) {
+            if (!ArrowLogAppender.takes(table)) {
+                throw e;
+            }
+            TableInfo fresh = request.session().handles().freshInfo(table.getTablePath());
+            if (fresh.getTableId() == table.getTableId()) {
+                throw e;
+            }
+            return writeBody(request, fresh, shape(fresh, columns), columns, type, body, begins);
+        }
+    }
+
     private static int writeBody(RequestContext request, TableInfo table, RowShape shape,
-            Optional<List<String>> columns, String type, InputStream body, Runnable writingBegins) {
+            Optional<List<String>> columns, String type, byte[] body, Runnable writingBegins) {
         if (type.equals(MediaTypes.ARROW_STREAM)) {
             return writeArrow(request, table, shape, columns, body, writingBegins);
         }
-        List<GenericRow> rows = type.equals(MediaTypes.NDJSON) ? ndjsonRows(body, shape) : jsonRows(body, shape);
+        InputStream in = new ByteArrayInputStream(body);
+        JsonRowStream.Framing framing = type.equals(MediaTypes.NDJSON) ? JsonRowStream.Framing.NDJSON
+                : JsonRowStream.Framing.ARRAY;
+        if (columns.isEmpty() && ArrowLogAppender.takes(table)) {
+            return appendJson(request, table, shape, framing, in, writingBegins);
+        }
+        List<GenericRow> rows = new ArrayList<>();
+        JsonRowStream.read(in, framing, shape, rows::add);
         writingBegins.run();
         write(request, table, rows, columns, false);
         return rows.size();
+    }
+
+    /**
+     * Appends a JSON body's rows to a log table whose batches Riffle makes itself
+     * ({@link ArrowLogAppender#takes}): each row goes into Arrow vectors as it is read, and the
+     * batches are sent once the whole body is read and checked, with none of Fluss's writer's
+     * row-by-row copying. Acknowledged as {@link #write} is.
+     */
+    private static int appendJson(RequestContext request, TableInfo table, RowShape shape,
+            JsonRowStream.Framing framing, InputStream body, Runnable writingBegins) {
+        long limit = request.limits().maxBodyBytes();
+        try (BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
+                RowBatches batches = new RowBatches(table.getRowType(), allocator)) {
+            int count = JsonRowStream.read(body, framing, shape, batches::add);
+            writingBegins.run();
+            if (count > 0) {
+                request.await(request.session().handles().logAppender(table).append(batches.finish(),
+                        request.limits().requestTimeout()), "Writing " + count + " rows of " + table.getTablePath());
+            }
+            return count;
+        }
     }
 
     @OpenApi(path = Paths.ROWS, methods = HttpMethod.DELETE, tags = "Rows", operationId = "deleteRows",
@@ -232,33 +312,6 @@ public final class WriteResource {
         return Optional.of(names);
     }
 
-    private static List<GenericRow> jsonRows(InputStream in, RowShape shape) {
-        JsonNode body = Bodies.json(in);
-        if (!body.isArray()) {
-            throw ApiException.badRequest("invalid_request", "A JSON body must be an array of row objects, got "
-                    + Json.describe(body) + " (send one object per line as " + MediaTypes.NDJSON + ")");
-        }
-        List<GenericRow> rows = new ArrayList<>(body.size());
-        for (int i = 0; i < body.size(); i++) {
-            rows.add(shape.fromJson(body.get(i), i, false));
-        }
-        return rows;
-    }
-
-    private static List<GenericRow> ndjsonRows(InputStream in, RowShape shape) {
-        List<GenericRow> rows = new ArrayList<>();
-        try (MappingIterator<JsonNode> lines = Json.MAPPER.readerFor(JsonNode.class).readValues(in)) {
-            while (lines.hasNextValue()) {
-                rows.add(shape.fromJson(lines.nextValue(), rows.size(), false));
-            }
-        } catch (JsonProcessingException e) {
-            throw Bodies.malformed(e);
-        } catch (IOException e) {
-            throw Bodies.ioFailure(e);
-        }
-        return rows;
-    }
-
     /**
      * An Arrow body, read and checked whole before anything is written: either its batches, kept as
      * they are when the table takes them so ({@link RowShape#asWritten}), or its rows converted.
@@ -273,14 +326,8 @@ public final class WriteResource {
 
     /** Writes an Arrow IPC body; the rows written. */
     private static int writeArrow(RequestContext request, TableInfo table, RowShape shape,
-            Optional<List<String>> columns, InputStream in, Runnable writingBegins) {
+            Optional<List<String>> columns, byte[] stream, Runnable writingBegins) {
         long limit = request.limits().maxBodyBytes();
-        byte[] stream;
-        try {
-            stream = in.readAllBytes(); // at most the body limit; Arrow's reader would hold it all anyway
-        } catch (IOException e) {
-            throw Bodies.ioFailure(e);
-        }
         ArrowFraming.check(stream);
         try (BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
                 ArrowBody body = readArrow(stream, allocator, shape, columns.isEmpty())) {
@@ -391,9 +438,24 @@ public final class WriteResource {
         request.await(acks.all(), "Writing " + body.count() + " rows of " + table.getTablePath());
     }
 
+    /** Appends converted rows to a log table whose batches Riffle makes itself, as {@link #appendJson} does. */
+    private static void appendRows(RequestContext request, TableInfo table, List<GenericRow> rows) {
+        long limit = request.limits().maxBodyBytes();
+        try (BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
+                RowBatches batches = new RowBatches(table.getRowType(), allocator)) {
+            rows.forEach(batches::add);
+            request.await(request.session().handles().logAppender(table).append(batches.finish(),
+                    request.limits().requestTimeout()), "Writing " + rows.size() + " rows of " + table.getTablePath());
+        }
+    }
+
     private static void write(RequestContext request, TableInfo table, List<GenericRow> rows,
             Optional<List<String>> columns, boolean delete) {
         if (rows.isEmpty()) {
+            return;
+        }
+        if (!delete && columns.isEmpty() && ArrowLogAppender.takes(table)) {
+            appendRows(request, table, rows);
             return;
         }
         Acknowledgements acks = new Acknowledgements();

@@ -110,6 +110,17 @@ public final class TableHandles implements AutoCloseable {
         if (known != null && now - known.atNanos() < METADATA_TTL_NANOS) {
             return known.info();
         }
+        return freshInfo(path);
+    }
+
+    /**
+     * The table's metadata asked of the cluster now, and kept for {@link #info}: for a caller that
+     * found the kept metadata out of date (a column it lacks, a table id that is gone).
+     *
+     * @throws dev.riffle.core.exception.TableNotFoundException naming the tables that exist
+     */
+    public TableInfo freshInfo(TablePath path) {
+        long now = System.nanoTime();
         TableInfo info = riffle.table(path).info();
         infos.put(path, new Known(info, now));
         return info;
