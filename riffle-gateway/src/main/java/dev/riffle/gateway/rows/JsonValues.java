@@ -1,6 +1,7 @@
 package dev.riffle.gateway.rows;
 
 import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.node.TextNode;
 import dev.riffle.core.exception.InvalidValueException;
@@ -8,9 +9,9 @@ import dev.riffle.core.types.TemporalRange;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.core.values.ValueText;
 import dev.riffle.gateway.http.Json;
+import java.io.IOException;
 import java.math.BigDecimal;
 import java.math.BigInteger;
-import java.io.IOException;
 import java.math.RoundingMode;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
@@ -54,7 +55,9 @@ import org.apache.fluss.types.TimestampType;
  * {@code "2024-06-01T12:30:00.250"} or epoch milliseconds; TIMESTAMP_LTZ as an instant
  * ({@code "2024-06-01T12:30:00Z"}, any offset) or epoch milliseconds; ARRAY as an array; MAP as an
  * object (keys converted from their text) or an array of {@code {"key":..,"value":..}}; ROW as an
- * object. In text mode (values from a URL) numbers and booleans may be strings too.
+ * object. FLOAT and DOUBLE also take {@code "NaN"}, {@code "Infinity"} and {@code "-Infinity"}, and in
+ * streamed bodies ({@link #toFluss(JsonParser, DataType)}) the same unquoted. In text mode (values
+ * from a URL) numbers and booleans may be strings too.
  */
 public final class JsonValues {
     /** Longer number text than this fits no column (a DECIMAL holds 38 digits). */
@@ -167,7 +170,7 @@ public final class JsonValues {
             case VALUE_TRUE:
             case VALUE_FALSE:
                 if (type.getTypeRoot() == DataTypeRoot.BOOLEAN) {
-                    return parser.currentToken() == com.fasterxml.jackson.core.JsonToken.VALUE_TRUE;
+                    return parser.currentToken() == JsonToken.VALUE_TRUE;
                 }
                 break;
             default:
