@@ -109,8 +109,8 @@ public final class WriteResource {
      * is written by the session's recent metadata (at most a second old): asking the coordinator
      * per request cost more than the rest of a 1,000-row write, and should the table have been
      * dropped and created again since, the appender finds that at its first batch and fails saying
-     * so, with nothing written. Other tables go through Fluss's writer, which would retry a dropped
-     * table's id until the request timed out: they are written by fresh metadata.
+     * so, with nothing written. Other tables go through Fluss's writer, which waits out the request
+     * timeout on a dropped table's id (seen: 60 s, then a 504): they are written by fresh metadata.
      */
     private static TableInfo tableToWrite(RequestContext request, TablePath path) {
         Optional<TableInfo> recent = request.session().handles().recentInfo(path);
