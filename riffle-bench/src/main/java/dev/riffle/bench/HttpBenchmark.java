@@ -59,9 +59,12 @@ import org.apache.fluss.utils.TimeUtils;
  *       (issue 17's P3; issue 6 asked for 0.5x); then the same lookups as {@code POST /v1/sql} with a
  *       {@code ?} parameter, in rounds of the same size alternating with {@code Lookuper} rounds of
  *       their own: target at least 0.5x;
- *   <li>ingest through {@code POST .../rows} with Arrow batches of 10,000 rows and JSON batches of
- * 1,000 rows against the Java {@code AppendWriter}: rows/s, target at least 0.8x for Arrow (issue 17's P4).
+ *   <li>ingest through {@code POST .../rows} with Arrow batches of 10,000 rows
+ * ({@code -Dbench.arrowBatch=N} for another size) and JSON-array and NDJSON batches of 1,000 rows
+ * against the Java {@code AppendWriter}: rows/s, target at least 0.8x for Arrow (issue 17's P4) and
+ * 0.4x for JSON and NDJSON (issue 43).
  * </ol>
+ * With 0 lookups ({@code -Dbench.args="0 5000000"}) only the ingest part runs.
  *
  * <pre>
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=HttpBenchmark -Dbench.args="250000 5000000"
