@@ -32,6 +32,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.function.ToIntFunction;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
@@ -239,16 +240,25 @@ public final class WriteResource {
 
     /**
      * Appends a JSON body's rows to a log table whose batches Riffle makes itself
-     * ({@link ArrowLogAppender#takes}): each row goes into Arrow vectors as it is read, and the
-     * batches are sent once the whole body is read and checked, with none of Fluss's writer's
-     * row-by-row copying. Acknowledged as {@link #write} is.
+     * ({@link ArrowLogAppender#takes}): each row goes into Arrow vectors as it is read, with none of
+     * Fluss's writer's row-by-row copying.
      */
     private static int appendJson(RequestContext request, TableInfo table, RowShape shape,
             JsonRowStream.Framing framing, InputStream body, Runnable writingBegins) {
+        return appendBatches(request, table, batches -> JsonRowStream.read(body, framing, shape, batches::add),
+                writingBegins);
+    }
+
+    /**
+     * Appends the rows {@code fill} puts into Riffle-made batches (it returns how many);
+     * {@code writingBegins} runs once it has, before anything is sent. Acknowledged as {@link #write} is.
+     */
+    private static int appendBatches(RequestContext request, TableInfo table, ToIntFunction<RowBatches> fill,
+            Runnable writingBegins) {
         long limit = request.limits().maxBodyBytes();
         try (BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
                 RowBatches batches = new RowBatches(table.getRowType(), allocator)) {
-            int count = JsonRowStream.read(body, framing, shape, batches::add);
+            int count = fill.applyAsInt(batches);
             writingBegins.run();
             if (count > 0) {
                 request.await(request.session().handles().logAppender(table).append(batches.finish(),
@@ -438,24 +448,16 @@ public final class WriteResource {
         request.await(acks.all(), "Writing " + body.count() + " rows of " + table.getTablePath());
     }
 
-    /** Appends converted rows to a log table whose batches Riffle makes itself, as {@link #appendJson} does. */
-    private static void appendRows(RequestContext request, TableInfo table, List<GenericRow> rows) {
-        long limit = request.limits().maxBodyBytes();
-        try (BufferAllocator allocator = request.allocator().newChildAllocator("ingest", 0, 4 * limit);
-                RowBatches batches = new RowBatches(table.getRowType(), allocator)) {
-            rows.forEach(batches::add);
-            request.await(request.session().handles().logAppender(table).append(batches.finish(),
-                    request.limits().requestTimeout()), "Writing " + rows.size() + " rows of " + table.getTablePath());
-        }
-    }
-
     private static void write(RequestContext request, TableInfo table, List<GenericRow> rows,
             Optional<List<String>> columns, boolean delete) {
         if (rows.isEmpty()) {
             return;
         }
         if (!delete && columns.isEmpty() && ArrowLogAppender.takes(table)) {
-            appendRows(request, table, rows);
+            appendBatches(request, table, batches -> {
+                rows.forEach(batches::add);
+                return rows.size();
+            }, () -> { });
             return;
         }
         Acknowledgements acks = new Acknowledgements();
