@@ -6,12 +6,14 @@ import dev.riffle.core.filter.BatchFilter;
 import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.ReadProgress;
+import dev.riffle.core.reader.SelectedRows;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.LogBatch;
 import dev.riffle.core.types.ArrowBufferBytes;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -19,6 +21,7 @@ import java.util.NoSuchElementException;
 import java.util.Optional;
 import java.util.function.IntPredicate;
 import java.util.function.Supplier;
+import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VarCharVector;
@@ -44,25 +47,40 @@ import org.apache.fluss.metadata.TableBucket;
  * handed out. {@code filter} applies to the tail's rows after the fold (a key's newest record is
  * what must match); the base is expected to be filtered already.
  *
- * <p>Memory grows with the tail, not with the table: up to {@code tailRowsInMemory} tail rows are
- * kept; past that only each key's position is kept, and the tail is read a second time (the log
- * below the stop offsets never changes) to emit each key's newest record.
+ * <p>Memory grows with the tail, not with the table: up to {@code tailRowsInMemory} tail rows (and
+ * at most {@link #TAIL_BYTES_IN_MEMORY} of their Arrow buffers) are kept; past that only each key's
+ * position is kept, in a {@link TailKeyIndex} of about 16 bytes per key for a key of one integer
+ * column, and the tail is read a second time (the log below the stop offsets never changes) to
+ * emit each key's newest record. The merge works a batch at a time on the key columns' Arrow
+ * buffers: no object per row.
  */
 public final class KeyedMergeReader implements TableReader {
     /** Up to this many tail rows are held in memory for the merge; past it, only their keys. */
-    public static final long DEFAULT_TAIL_ROWS_IN_MEMORY = 200_000;
+    public static final long DEFAULT_TAIL_ROWS_IN_MEMORY = 2_000_000;
+    /**
+     * Whatever the row limit, the tail rows held in memory take at most this many bytes of Arrow
+     * buffers: a read of narrow rows skips the second read of the tail, a read of wide ones stays bounded.
+     */
+    public static final long TAIL_BYTES_IN_MEMORY = 64L << 20;
+    /** The key index is sized up front for the tail's records, but for no more keys than this. */
+    private static final long EXPECTED_KEYS_CAP = 1_000_000;
 
     private final TableReader base;
     private final BoundedLogReader tail;
     private final int[] keyColumns;
     private final BatchFilter filter;
     private final Schema schema;
+    private final int[] outputColumns;
     private final long tailRowsInMemory;
     private final Supplier<BoundedLogReader> tailReplay;
     private final BufferAllocator allocator;
     private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
-    private Map<Object, TailRow> folded;
-    private List<VectorSchemaRoot> tailBatches;
+    private final Map<TableBucket, Integer> bucketIds = new HashMap<>();
+    private TailKeyIndex index;
+    private List<TailBatch> tailBatches;
+    /** The held tail batches of each bucket (by its id in positions). */
+    private final List<HeldBatches> heldByBucket = new ArrayList<>();
+    private int[] selection = new int[0];
     private boolean replayTail;
     private BoundedLogReader replay;
     private Phase phase = Phase.FOLD;
@@ -88,6 +106,7 @@ public final class KeyedMergeReader implements TableReader {
         this.keyColumns = keyColumns.clone();
         this.filter = requireNonNull(filter, "filter is null");
         this.schema = requireNonNull(outputSchema, "outputSchema is null");
+        this.outputColumns = IntStream.range(0, outputSchema.getFields().size()).toArray();
         if (tailRowsInMemory < 0) {
             throw new IllegalArgumentException("tail rows in memory must be >= 0, got " + tailRowsInMemory);
         }
@@ -161,7 +180,7 @@ public final class KeyedMergeReader implements TableReader {
         ready.clear();
         try {
             if (tailBatches != null) {
-                tailBatches.forEach(VectorSchemaRoot::close);
+                tailBatches.forEach(b -> b.data().close());
             }
             if (replay != null) {
                 replay.close();
@@ -175,36 +194,113 @@ public final class KeyedMergeReader implements TableReader {
         }
     }
 
-    /** The whole tail, folded by key: the newest record of each key, and where it is. */
+    /** The whole tail, folded by key: where each key's newest record is, and whether it removes the key. */
     private void fold() {
-        folded = new HashMap<>();
         tailBatches = new ArrayList<>();
         long retained = 0;
+        long retainedBytes = 0;
+        boolean[] removes = new boolean[0];
         while (tail.hasNext()) {
             try (LogBatch batch = tail.next()) {
                 VectorSchemaRoot root = batch.root();
+                int rowCount = batch.rowCount();
+                if (rowCount == 0) {
+                    continue;
+                }
                 int typeIndex = changeTypeIndex(root);
                 VarCharVector types = (VarCharVector) root.getVector(typeIndex);
-                int batchIndex = -1;
-                VectorSchemaRoot data = root;
-                if (!replayTail) {
-                    batchIndex = tailBatches.size();
-                    data = dataColumns(root, typeIndex);
-                    tailBatches.add(data);
-                    retained += root.getRowCount();
+                if (removes.length < rowCount) {
+                    removes = new boolean[rowCount];
                 }
-                for (int row = 0; row < batch.rowCount(); row++) {
-                    folded.put(KeyValues.of(data, keyColumns, row), new TailRow(batchIndex, row,
-                            ChangeKinds.removes(types, row), batch.bucket(), batch.baseOffset() + row));
+                for (int row = 0; row < rowCount; row++) {
+                    removes[row] = ChangeKinds.removes(types, row);
                 }
-                if (!replayTail && retained > tailRowsInMemory) {
+                if (index == null) {
+                    index = TailKeyIndex.forKeys(root, keyColumns, Math.min(tailRows(), EXPECTED_KEYS_CAP));
+                }
+                long first = firstPosition(batch);
+                if (replayTail) {
+                    index.put(root, first, removes, position -> { });
+                    continue;
+                }
+                TailBatch held = new TailBatch(dataColumns(root, typeIndex), first, new long[(rowCount + 63) / 64]);
+                tailBatches.add(held);
+                heldByBucket(first).add(held);
+                for (int row = 0; row < rowCount; row++) {
+                    if (removes[row]) {
+                        held.drop(row);
+                    }
+                }
+                index.put(held.data(), first, removes, this::supersede);
+                retained += rowCount;
+                retainedBytes += ArrowBufferBytes.of(held.data());
+                if (retained > tailRowsInMemory || retainedBytes > TAIL_BYTES_IN_MEMORY) {
                     replayTail = true;
-                    tailBatches.forEach(VectorSchemaRoot::close);
+                    tailBatches.forEach(b -> b.data().close());
                     tailBatches.clear();
+                    heldByBucket.clear();
                 }
             }
         }
         phase = Phase.BASE;
+    }
+
+    /** The position of the batch's first record; its rows follow at consecutive positions. */
+    private long firstPosition(LogBatch batch) {
+        Integer id = bucketIds.get(batch.bucket());
+        if (id == null) {
+            id = bucketIds.size();
+            bucketIds.put(batch.bucket(), id);
+        }
+        TailPositions.of(id, batch.baseOffset() + batch.rowCount() - 1);
+        return TailPositions.of(id, batch.baseOffset());
+    }
+
+    /** How many records the tail holds, from its start and stop offsets. */
+    private long tailRows() {
+        long rows = 0;
+        for (Map.Entry<TableBucket, Long> stop : tail.stopOffsets().entrySet()) {
+            rows += Math.max(0, stop.getValue() - tail.startOffsets().getOrDefault(stop.getKey(), stop.getValue()));
+        }
+        return rows;
+    }
+
+    private HeldBatches heldByBucket(long position) {
+        int bucket = (int) (position >>> TailPositions.OFFSET_BITS);
+        while (heldByBucket.size() <= bucket) {
+            heldByBucket.add(new HeldBatches());
+        }
+        return heldByBucket.get(bucket);
+    }
+
+    /** A held record is no longer its key's newest: it is left out when the tail is emitted. */
+    private void supersede(long position) {
+        heldByBucket(position).drop(position);
+    }
+
+    /** The held tail batches of one bucket, in offset order, found by a record's position. */
+    private static final class HeldBatches {
+        private final List<TailBatch> batches = new ArrayList<>();
+        private long[] firstPositions = new long[16];
+
+        void add(TailBatch batch) {
+            if (batches.size() == firstPositions.length) {
+                firstPositions = Arrays.copyOf(firstPositions, firstPositions.length * 2);
+            }
+            firstPositions[batches.size()] = batch.firstPosition();
+            batches.add(batch);
+        }
+
+        void drop(long position) {
+            int last = batches.size() - 1;
+            // Mostly the record replaced is in the batch being folded (an update's -U and +U sit side by side).
+            int at = position >= firstPositions[last] ? last : Arrays.binarySearch(firstPositions, 0, last, position);
+            if (at < 0) {
+                at = -at - 2;
+            }
+            TailBatch batch = batches.get(at);
+            batch.drop((int) (position - batch.firstPosition()));
+        }
     }
 
     private void baseStep() {
@@ -214,20 +310,18 @@ public final class KeyedMergeReader implements TableReader {
         }
         try (ReadBatch batch = base.next()) {
             VectorSchemaRoot rows = batch.root();
-            if (folded.isEmpty() && rows.getFieldVectors().size() == schema.getFields().size()) {
+            boolean sameColumns = rows.getFieldVectors().size() == schema.getFields().size();
+            if ((index == null || index.isEmpty()) && sameColumns) {
                 ready.add(transfer(rows));
                 return;
             }
-            int[] kept = new int[rows.getRowCount()];
-            int count = 0;
-            for (int row = 0; row < rows.getRowCount(); row++) {
-                if (!folded.containsKey(KeyValues.of(rows, keyColumns, row))) {
-                    kept[count++] = row;
-                }
+            int[] kept = selection(rows.getRowCount());
+            int count = index == null ? rows.getRowCount() : index.absent(rows, kept);
+            if (index == null) {
+                Arrays.setAll(kept, i -> i);
             }
             // A batch the tail did not touch is handed on as it is.
-            emit(count == rows.getRowCount() && rows.getFieldVectors().size() == schema.getFields().size()
-                    ? transfer(rows) : copy(rows, kept, count));
+            emit(count == rows.getRowCount() && sameColumns ? transfer(rows) : copy(rows, kept, count));
         }
     }
 
@@ -237,37 +331,17 @@ public final class KeyedMergeReader implements TableReader {
             phase = Phase.REPLAY;
             return;
         }
-        List<List<TailRow>> byBatch = new ArrayList<>();
-        tailBatches.forEach(b -> byBatch.add(new ArrayList<>()));
-        folded.values().forEach(row -> {
-            if (!row.removed()) {
-                byBatch.get(row.batch()).add(row);
-            }
-        });
-        for (int b = 0; b < tailBatches.size(); b++) {
-            List<TailRow> survivors = byBatch.get(b);
-            if (survivors.isEmpty()) {
-                continue;
-            }
-            survivors.sort((x, y) -> Integer.compare(x.row(), y.row()));
-            VectorSchemaRoot data = tailBatches.get(b);
-            IntPredicate matches = filter.bind(data);
-            int[] kept = new int[survivors.size()];
-            int count = 0;
-            for (TailRow row : survivors) {
-                if (matches.test(row.row())) {
-                    kept[count++] = row.row();
-                }
-            }
-            emit(copy(data, kept, count));
+        for (TailBatch batch : tailBatches) {
+            int[] kept = selection(batch.data().getRowCount());
+            emit(matching(batch.data(), kept, batch.kept(kept)));
         }
-        tailBatches.forEach(VectorSchemaRoot::close);
+        tailBatches.forEach(b -> b.data().close());
         tailBatches = null;
-        folded = null;
+        index = null;
         phase = Phase.DONE;
     }
 
-    /** The second read of a long tail, a batch at a time: each key's newest record, found by its offset. */
+    /** The second read of a long tail, a batch at a time: each key's newest record, found by its position. */
     private void replayStep() {
         if (replay == null) {
             replay = tailReplay.get();
@@ -275,24 +349,43 @@ public final class KeyedMergeReader implements TableReader {
         if (!replay.hasNext()) {
             replay.close();
             replay = null;
-            folded = null;
+            index = null;
             phase = Phase.DONE;
             return;
         }
         try (LogBatch batch = replay.next()) {
-            VectorSchemaRoot root = batch.root();
-            IntPredicate matches = filter.bind(root);
-            int[] kept = new int[batch.rowCount()];
-            int count = 0;
-            for (int row = 0; row < batch.rowCount(); row++) {
-                TailRow newest = folded.get(KeyValues.of(root, keyColumns, row));
-                if (newest != null && !newest.removed() && newest.offset() == batch.baseOffset() + row
-                        && newest.bucket().equals(batch.bucket()) && matches.test(row)) {
-                    kept[count++] = row;
+            if (batch.rowCount() > 0) {
+                emit(newestOf(batch.root(), firstPosition(batch)));
+            }
+        }
+    }
+
+    /** The rows of a tail batch that are their key's newest record, set it, and match the filter. */
+    private VectorSchemaRoot newestOf(VectorSchemaRoot data, long firstPosition) {
+        int[] kept = selection(data.getRowCount());
+        return matching(data, kept, index.newest(data, firstPosition, kept));
+    }
+
+    /** Rows {@code kept[0..count)} of {@code data} that match the filter, in a new root. */
+    private VectorSchemaRoot matching(VectorSchemaRoot data, int[] kept, int count) {
+        if (!filter.acceptsAll()) {
+            IntPredicate matches = filter.bind(data);
+            int matching = 0;
+            for (int i = 0; i < count; i++) {
+                if (matches.test(kept[i])) {
+                    kept[matching++] = kept[i];
                 }
             }
-            emit(copy(root, kept, count));
+            count = matching;
         }
+        return copy(data, kept, count);
+    }
+
+    private int[] selection(int rows) {
+        if (selection.length < rows) {
+            selection = new int[rows];
+        }
+        return selection;
     }
 
     private static int changeTypeIndex(VectorSchemaRoot root) {
@@ -329,26 +422,7 @@ public final class KeyedMergeReader implements TableReader {
 
     /** Rows {@code kept[0..count)} of {@code from}'s output columns, in a new root. */
     private VectorSchemaRoot copy(VectorSchemaRoot from, int[] kept, int count) {
-        VectorSchemaRoot to = VectorSchemaRoot.create(schema, allocator);
-        if (count == 0) {
-            return to;
-        }
-        try {
-            to.allocateNew();
-            for (int i = 0; i < schema.getFields().size(); i++) {
-                FieldVector target = to.getVector(i);
-                TransferPair pair = from.getVector(i).makeTransferPair(target);
-                for (int row = 0; row < count; row++) {
-                    pair.copyValueSafe(kept[row], row);
-                }
-                target.setValueCount(count);
-            }
-            to.setRowCount(count);
-            return to;
-        } catch (RuntimeException e) {
-            to.close();
-            throw e;
-        }
+        return SelectedRows.copy(from, outputColumns, schema, kept, count, allocator);
     }
 
     private void emit(VectorSchemaRoot batch) {
@@ -359,6 +433,24 @@ public final class KeyedMergeReader implements TableReader {
         }
     }
 
-    /** Where a key's newest tail record is, and whether it removes the key. */
-    private record TailRow(int batch, int row, boolean removed, TableBucket bucket, long offset) {}
+    /**
+     * A tail batch's data columns, held for the merge, the position of its first record, and which
+     * of its rows are dropped (superseded by a newer record of their key, or removing it).
+     */
+    private record TailBatch(VectorSchemaRoot data, long firstPosition, long[] dropped) {
+        void drop(int row) {
+            dropped[row >>> 6] |= 1L << row;
+        }
+
+        /** Writes the rows not dropped into {@code kept}; returns how many. */
+        int kept(int[] kept) {
+            int count = 0;
+            for (int row = 0; row < data.getRowCount(); row++) {
+                if ((dropped[row >>> 6] & 1L << row) == 0) {
+                    kept[count++] = row;
+                }
+            }
+            return count;
+        }
+    }
 }

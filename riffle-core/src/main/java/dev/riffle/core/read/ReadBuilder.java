@@ -341,8 +341,9 @@ public final class ReadBuilder {
 
     /**
      * How many rows of a primary-key table's log tail the merge by key may hold in memory
-     * (default {@value KeyedMergeReader#DEFAULT_TAIL_ROWS_IN_MEMORY}); a longer tail keeps only
-     * its keys and is read twice.
+     * (default {@value KeyedMergeReader#DEFAULT_TAIL_ROWS_IN_MEMORY}, and at most
+     * {@value KeyedMergeReader#TAIL_BYTES_IN_MEMORY} bytes of Arrow buffers whatever the limit); a
+     * longer tail keeps only its keys and is read twice.
      */
     public ReadBuilder tailRowsInMemory(long rows) {
         if (rows < 0) {

@@ -176,23 +176,7 @@ public final class SelectingReader implements TableReader {
     }
 
     private VectorSchemaRoot copy(VectorSchemaRoot from, int[] selected, int count) {
-        VectorSchemaRoot to = VectorSchemaRoot.create(schema, source.allocator());
-        try {
-            to.allocateNew();
-            for (int i = 0; i < outputColumns.length; i++) {
-                FieldVector target = to.getVector(i);
-                TransferPair pair = from.getVector(outputColumns[i]).makeTransferPair(target);
-                for (int row = 0; row < count; row++) {
-                    pair.copyValueSafe(selected[row], row);
-                }
-                target.setValueCount(count);
-            }
-            to.setRowCount(count);
-            return to;
-        } catch (RuntimeException e) {
-            to.close();
-            throw e;
-        }
+        return SelectedRows.copy(from, outputColumns, schema, selected, count, source.allocator());
     }
 
     @Override

@@ -16,6 +16,8 @@ final class ChangeTypes {
         "-D".getBytes(StandardCharsets.US_ASCII), // DELETE
     };
     static final byte APPEND_ONLY = 0;
+    /** Every short string is this long. */
+    static final int SHORT_STRING_LENGTH = 2;
 
     private ChangeTypes() {}
 

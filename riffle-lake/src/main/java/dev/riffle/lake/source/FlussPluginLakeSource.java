@@ -42,13 +42,16 @@ import org.slf4j.LoggerFactory;
  * ({@code org.apache.fluss.lake.source}), so every lake format Fluss has a plugin for (Paimon in
  * 0.9) works. The plugin plans the splits of a snapshot.
  *
- * <p>How a split is read: a Paimon append table (a Fluss log table) in a columnar file format
- * whose read columns are all flat is read by Paimon's own columnar reader and copied into Arrow
- * column by column ({@link PaimonColumnarReader}); the filters the plugin accepts then only prune
- * files and row groups, so they are reported inexact and the union read checks the rows. Every
- * other table (primary-key tables, which Paimon merges row by row; nested columns) is read
- * through the plugin, which returns rows that become Arrow here; the filters it accepts are
- * applied row by row as it reads, so they are reported exact. The rest are reported not applied.
+ * <p>How a split is read: a Paimon table in a columnar file format whose read columns are all
+ * flat is read by Paimon's own reader ({@link PaimonColumnarReader}): the splits of an append
+ * table (a Fluss log table), and those of a primary-key table whose files need no merging
+ * (Paimon's raw-convertible splits, such as a bucket's single file after tiering), come as column
+ * batches copied into Arrow column by column; a primary-key split whose files overlap comes as
+ * the rows Paimon merged, copied one by one. The filters the plugin accepts then only prune files
+ * and row groups, so they are reported inexact and the union read checks the rows. Every other
+ * table (nested columns, other formats) is read through the plugin, which returns rows that
+ * become Arrow here; the filters it accepts are applied row by row as it reads, so they are
+ * reported exact. The rest are reported not applied.
  */
 public final class FlussPluginLakeSource implements LakeSource {
     private static final Logger LOG = LoggerFactory.getLogger(FlussPluginLakeSource.class);
@@ -121,9 +124,9 @@ public final class FlussPluginLakeSource implements LakeSource {
     }
 
     /**
-     * The Paimon table, when its splits are read column by column: Paimon, an append table, a
-     * columnar file format, flat read columns. Otherwise (or when the table cannot be opened here,
-     * in which case the plugin says why when it reads) the plugin reads them.
+     * The Paimon table, when its splits are read by Paimon's own reader: Paimon, a columnar file
+     * format, flat read columns. Otherwise (or when the table cannot be opened here, in which case
+     * the plugin says why when it reads) the plugin reads them.
      */
     private Optional<FileStoreTable> columnarTable(RowType projected) {
         if (!config.format().equals("paimon") || projected.getFieldCount() == 0
@@ -134,7 +137,7 @@ public final class FlussPluginLakeSource implements LakeSource {
             FileStoreTable paimon = (FileStoreTable) catalog.getTable(
                     Identifier.create(table.getDatabaseName(), table.getTableName()));
             String format = paimon.coreOptions().fileFormatString();
-            if (!paimon.primaryKeys().isEmpty() || !(format.equals("parquet") || format.equals("orc"))) {
+            if (!(format.equals("parquet") || format.equals("orc"))) {
                 return Optional.empty();
             }
             return Optional.of(paimon);

@@ -17,11 +17,11 @@ import org.apache.paimon.reader.RecordReader;
 import org.apache.paimon.reader.VectorizedRecordIterator;
 
 /**
- * One Paimon split of an append table as Arrow batches of about {@value #BATCH_ROWS} rows, read
- * with Paimon's own columnar reader: each of its column batches is copied into Arrow column by
- * column ({@link PaimonColumnCopier}), without a row object in between. A reader that hands out
- * rows instead (not a columnar file format, or a batch Paimon filtered row by row) is copied row
- * by row into the same vectors. Closing releases Paimon's batch and reader.
+ * One Paimon split as Arrow batches of about {@value #BATCH_ROWS} rows, read with Paimon's own
+ * reader: each of its column batches is copied into Arrow column by column
+ * ({@link PaimonColumnCopier}), without a row object in between. A reader that hands out rows
+ * instead (a primary-key split whose files Paimon merges, or a batch Paimon filtered row by row)
+ * is copied row by row into the same vectors. Closing releases Paimon's batch and reader.
  */
 final class PaimonColumnarReader extends ProducedBatchReader {
     static final int BATCH_ROWS = 8192;

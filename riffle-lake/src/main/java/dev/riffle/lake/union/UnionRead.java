@@ -106,8 +106,9 @@ public final class UnionRead {
 
     /**
      * How many rows of a primary-key table's log tail the merge may hold in memory (default
-     * {@value KeyedMergeReader#DEFAULT_TAIL_ROWS_IN_MEMORY}); a longer tail keeps only its keys
-     * and is read a second time.
+     * {@value KeyedMergeReader#DEFAULT_TAIL_ROWS_IN_MEMORY}, and at most
+     * {@value KeyedMergeReader#TAIL_BYTES_IN_MEMORY} bytes of Arrow buffers whatever the limit); a
+     * longer tail keeps only its keys and is read a second time.
      */
     public UnionRead tailRowsInMemory(long rows) {
         if (rows < 0) {

@@ -29,6 +29,7 @@ import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
+import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.predicate.PredicateBuilder;
@@ -48,7 +49,8 @@ import org.junit.jupiter.api.extension.ExtendWith;
  * A log table's lake snapshot read column by column from Paimon's columnar batches holds, for
  * every flat type and with nulls, exactly the values the Fluss log holds for the same rows, in the
  * same Arrow encodings; a nested column sends the read through the lake plugin with the same
- * result; a filter Paimon only prunes with is checked on the rows.
+ * result; a filter Paimon only prunes with is checked on the rows; a primary-key table's snapshot,
+ * read by Paimon's own reader, holds the table's current rows.
  */
 @ExtendWith(LocalClusterExtension.class)
 class ColumnarLakeReadIT {
@@ -156,6 +158,93 @@ class ColumnarLakeReadIT {
                     table.info().getRowType());
             assertThat(lakeRows(UnionRead.of(riffle, lake, table).lakeOnly().createReader())).isEqualTo(log);
         }
+    }
+
+    /**
+     * A primary-key table's snapshot is read by Paimon's own reader (its filters reported inexact,
+     * as on the columnar path): after one tiering round (a file per bucket) and after a second that
+     * updates, inserts and deletes (files that overlap, which Paimon merges), the lake alone holds
+     * exactly the table's current rows, and so does the union read.
+     */
+    @Test
+    void aPrimaryKeyTablesSnapshotReadsAsItsCurrentRows(LocalCluster cluster, Connection connection, TestNames names)
+            throws Exception {
+        TablePath path = names.table("pk_columnar");
+        Schema schema = Schema.newBuilder().column("id", DataTypes.INT()).column("name", DataTypes.STRING())
+                .column("amount", DataTypes.BIGINT()).primaryKey("id").build();
+        createLakeTable(connection, path, schema, 2);
+        Map<Integer, List<String>> current = new TreeMap<>();
+        try (Table table = connection.getTable(path)) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (int id = 0; id < 1_000; id++) {
+                writer.upsert(GenericRow.of(id, BinaryString.fromString("first-" + id), id * 10L));
+                current.put(id, List.of("first-" + id, Long.toString(id * 10L)));
+            }
+            writer.flush();
+        }
+        tierUntilLakeHas(cluster, connection, path, 1_000);
+        try (Riffle riffle = Riffle.using(connection, allocator)) {
+            assertThat(keyedRows(lakeOnly(cluster, riffle, path))).isEqualTo(current);
+        }
+
+        try (Table table = connection.getTable(path)) {
+            UpsertWriter writer = table.newUpsert().createWriter();
+            for (int id = 500; id < 1_500; id++) {
+                writer.upsert(GenericRow.of(id, BinaryString.fromString("second-" + id), -id * 10L));
+                current.put(id, List.of("second-" + id, Long.toString(-id * 10L)));
+            }
+            for (int id = 0; id < 100; id++) {
+                writer.delete(GenericRow.of(id, null, null));
+                current.remove(id);
+            }
+            writer.flush();
+        }
+        // 1,000 +I, then 500 -U/+U pairs, 500 +I and 100 -D.
+        tierUntilLakeHas(cluster, connection, path, 2_600);
+        try (Riffle riffle = Riffle.using(connection, allocator)) {
+            RiffleTable table = riffle.table(path);
+            FlussPluginLakeSource lake = FlussPluginLakeSource.create("paimon", cluster.lakeCatalogOptions(), path,
+                    table.info().getRowType());
+            long snapshot;
+            try (Admin admin = connection.getAdmin()) {
+                snapshot = admin.getReadableLakeSnapshot(path).get().getSnapshotId();
+            }
+            PredicateBuilder where = new PredicateBuilder(table.info().getRowType());
+            try (LakeScan scan = lake.plan(snapshot, new int[] {0, 1, 2}, List.of(where.greaterThan(2, 0L)))) {
+                assertThat(scan.filters().inexact()).hasSize(1);
+                assertThat(scan.splits()).as("the second round's files overlap the first's")
+                        .anyMatch(split -> split.files() > 1);
+            }
+            assertThat(keyedRows(lakeOnly(cluster, riffle, path))).isEqualTo(current);
+            assertThat(keyedRows(UnionReadIT.unionRead(cluster, riffle, path).createReader())).isEqualTo(current);
+            Map<Integer, List<String>> positive = new TreeMap<>(current);
+            positive.values().removeIf(values -> Long.parseLong(values.get(1)) <= 0);
+            assertThat(positive).isNotEmpty().hasSizeLessThan(current.size());
+            assertThat(keyedRows(UnionReadIT.unionRead(cluster, riffle, path).filter(where.greaterThan(2, 0L))
+                    .createReader())).isEqualTo(positive);
+        }
+    }
+
+    private static TableReader lakeOnly(LocalCluster cluster, Riffle riffle, TablePath path) {
+        return UnionReadIT.unionRead(cluster, riffle, path).lakeOnly().createReader();
+    }
+
+    /** Each row as its key and its other values, as text. */
+    private static Map<Integer, List<String>> keyedRows(TableReader reader) {
+        Map<Integer, List<String>> rows = new TreeMap<>();
+        try (reader) {
+            while (reader.hasNext()) {
+                try (ReadBatch batch = reader.next()) {
+                    VectorSchemaRoot root = batch.root();
+                    for (int i = 0; i < root.getRowCount(); i++) {
+                        List<String> values = List.of(String.valueOf(root.getVector(1).getObject(i)),
+                                String.valueOf(root.getVector(2).getObject(i)));
+                        assertThat(rows.put((Integer) root.getVector(0).getObject(i), values)).isNull();
+                    }
+                }
+            }
+        }
+        return rows;
     }
 
     /**
