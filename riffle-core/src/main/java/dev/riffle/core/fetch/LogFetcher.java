@@ -71,11 +71,38 @@ public final class LogFetcher implements AutoCloseable {
             int requestsPerLeader) {
         public static final Config DEFAULT = new Config(8 << 20, 4 << 20, 500, 24L << 20, 2);
 
+        /** What a read that needs only a few rows asks of a bucket at a time, per row it needs. */
+        static final int BYTES_PER_ROW_WANTED = 256;
+        /** The least a read that needs only a few rows asks of a bucket at a time. */
+        static final int MIN_BYTES_PER_BUCKET = 64 << 10;
+
         public Config {
             if (maxBytes <= 0 || maxBytesPerBucket <= 0 || maxWaitMs < 0 || maxBufferedBytes <= 0
                     || requestsPerLeader <= 0) {
                 throw new IllegalArgumentException("fetch sizes must be positive: " + this);
             }
+        }
+
+        /**
+         * This config for a read that stops after about {@code rows} rows (a page, a limit): each
+         * bucket is asked for about {@value #BYTES_PER_ROW_WANTED} bytes per row wanted (at least
+         * 64 KiB), one request per tablet server at a time, with one request's worth read ahead; a
+         * limit too large to need less than this config's sizes keeps this config. A page then costs what the page costs, not what the fetch
+         * sizes of a whole-table read would fetch and decode (up to 4 MiB a bucket); a server
+         * still answers with at least one whole batch, so no read stops short.
+         */
+        public Config forRows(long rows) {
+            if (rows < 0) {
+                throw new IllegalArgumentException("rows must be >= 0, got " + rows);
+            }
+            int perBucket = (int) Math.min(maxBytesPerBucket,
+                    Math.max(MIN_BYTES_PER_BUCKET, Math.min(rows, Integer.MAX_VALUE / BYTES_PER_ROW_WANTED)
+                            * BYTES_PER_ROW_WANTED));
+            if (perBucket == maxBytesPerBucket) {
+                return this; // a limit this large reads like a whole table
+            }
+            int request = Math.min(maxBytes, perBucket * 4);
+            return new Config(request, perBucket, maxWaitMs, Math.min(maxBufferedBytes, 2L * request), 1);
         }
     }
 

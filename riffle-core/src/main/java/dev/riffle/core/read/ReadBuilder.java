@@ -452,7 +452,10 @@ public final class ReadBuilder {
         List<String> requested = spec.columns().orElse(changelog ? withChangelogColumns(allColumns())
                 : allColumns());
         List<String> data = readColumns(dataColumns(requested, changelog), List.of());
-        BoundedLogReader log = boundedLog(data, changelog, spec.from(), spec.until(), spec.filter());
+        // An unfiltered limit needs its first rows only: fetches sized for them (a filter may skip many).
+        LogFetcher.Config fetch = spec.limit().isPresent() && spec.filter().isEmpty()
+                ? spec.fetchConfig().forRows(spec.limit().getAsLong()) : spec.fetchConfig();
+        BoundedLogReader log = boundedLog(data, changelog, spec.from(), spec.until(), spec.filter(), fetch);
         List<String> layout = new ArrayList<>(data);
         if (changelog) {
             layout.addAll(CHANGELOG_COLUMNS);
@@ -578,7 +581,12 @@ public final class ReadBuilder {
      */
     private BoundedLogReader boundedLog(List<String> data, boolean changelog, StartingOffsets from,
             StoppingOffsets until, Optional<Predicate> prune) {
-        ArrowLogScanner scanner = scanner(data, changelog);
+        return boundedLog(data, changelog, from, until, prune, spec.fetchConfig());
+    }
+
+    private BoundedLogReader boundedLog(List<String> data, boolean changelog, StartingOffsets from,
+            StoppingOffsets until, Optional<Predicate> prune, LogFetcher.Config fetch) {
+        ArrowLogScanner scanner = scanner(data, changelog, fetch);
         try {
             Admin admin = RetryingAdmin.of(connection);
             List<ScopedBucket> scope = scope(admin, prune, until);
@@ -611,9 +619,13 @@ public final class ReadBuilder {
     }
 
     private ArrowLogScanner scanner(List<String> data, boolean changelog) {
+        return scanner(data, changelog, spec.fetchConfig());
+    }
+
+    private ArrowLogScanner scanner(List<String> data, boolean changelog, LogFetcher.Config fetch) {
         Projection projection = data.equals(allColumns()) ? Projection.all(table.getRowType())
                 : Projection.of(table.getRowType(), data, table.getTablePath());
-        return new ArrowLogScanner(connection, table, projection, changelog, allocator, spec.fetchConfig());
+        return new ArrowLogScanner(connection, table, projection, changelog, allocator, fetch);
     }
 
     // ---- columns
