@@ -386,7 +386,8 @@ public final class LakeBenchmark {
         }
     }
 
-    private static void upsert(Connection connection, TablePath path, int keys, String prefix) throws Exception {
+    /** Keys 0 to {@code keys - 1} of an (INT, STRING) primary-key table, each with the value {@code prefix + key}. */
+    static void upsert(Connection connection, TablePath path, int keys, String prefix) throws Exception {
         try (Table table = connection.getTable(path)) {
             UpsertWriter writer = table.newUpsert().createWriter();
             for (int i = 0; i < keys; i++) {

@@ -23,13 +23,9 @@ import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.ConnectionFactory;
 import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.DatabaseDescriptor;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TablePath;
-import org.apache.fluss.row.BinaryString;
-import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.DataTypes;
 
 /**
@@ -75,11 +71,11 @@ public final class MergeBenchmark {
             LakeBenchmark.create(connection, path, Schema.newBuilder().column("id", DataTypes.INT())
                     .column("v", DataTypes.STRING()).primaryKey("id").build(), BUCKETS, "id");
             long started = System.nanoTime();
-            upsert(connection, path, keys, "lake-");
+            LakeBenchmark.upsert(connection, path, keys, "lake-");
             System.out.printf(Locale.ROOT, "Wrote %,d keys (%.0f s)%n", keys, (System.nanoTime() - started) / 1e9);
             LakeBenchmark.TieringRun tiered = LakeBenchmark.tier(cluster, path, keys);
             System.out.printf(Locale.ROOT, "Tiered %,d rows into the lake (%.0f s)%n", tiered.rows(), tiered.wallSeconds());
-            upsert(connection, path, updated, "tail-");
+            LakeBenchmark.upsert(connection, path, updated, "tail-");
             System.out.printf(Locale.ROOT, "Updated %,d keys in the log tail%n", updated);
             List<String> command = new ArrayList<>(List.of(Path.of(System.getProperty("java.home"), "bin", "java").toString(),
                     "-Xmx512m", "-XX:+UseParallelGC", "--add-opens=java.base/java.nio=ALL-UNNAMED"));
@@ -100,16 +96,6 @@ public final class MergeBenchmark {
             try (var paths = Files.walk(dataDir)) {
                 paths.sorted(java.util.Comparator.reverseOrder()).forEach(p -> p.toFile().delete());
             }
-        }
-    }
-
-    private static void upsert(Connection connection, TablePath path, int keys, String prefix) throws Exception {
-        try (Table table = connection.getTable(path)) {
-            UpsertWriter writer = table.newUpsert().createWriter();
-            for (int i = 0; i < keys; i++) {
-                writer.upsert(GenericRow.of(i, BinaryString.fromString(prefix + i)));
-            }
-            writer.flush();
         }
     }
 
