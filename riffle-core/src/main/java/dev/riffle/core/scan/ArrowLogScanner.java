@@ -446,6 +446,7 @@ public final class ArrowLogScanner implements AutoCloseable {
             ArrowBuf offsets = vector.getOffsetBuffer();
             ArrowBuf data = vector.getDataBuffer();
             ByteBuffer types = records.records();
+            offsets.setInt(0, 0);
             for (int i = 0; i < rows; i++) {
                 byte[] text = ChangeTypes.shortString(header.appendOnly()
                         ? ChangeTypes.APPEND_ONLY : types.get(header.changeTypesPosition() + i));
