@@ -277,6 +277,7 @@ public final class Gateway implements AutoCloseable {
             Sessions sessions = runtime.sessions();
             GatewayMetrics metrics = new GatewayMetrics(runtime.allocator()::getAllocatedMemory);
             runtime.statements().bindTo(metrics.registry());
+            metrics.bindConnections(runtime.connections());
             RiffleMcpServer mcp = RiffleMcpServer.over(sessions, mcpLimits, metrics.registry());
             try {
                 QueuedThreadPool threads = new QueuedThreadPool(250, 8, 60_000);

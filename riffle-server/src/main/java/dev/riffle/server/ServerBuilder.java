@@ -7,12 +7,12 @@ import dev.riffle.server.statement.RunningStatements;
 import dev.riffle.server.statement.StatementAdmission;
 import java.util.Optional;
 import org.apache.fluss.client.Connection;
-import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 
 /**
  * The settings every Riffle server surface (HTTP gateway, Flight SQL, PostgreSQL protocol) takes
- * alike: the Fluss cluster (client options, or a connection to borrow), where to listen, how clients
+ * alike: the Fluss cluster (client options, a connection to borrow, or a runtime shared with the
+ * process's other surfaces), where to listen, how clients
  * authenticate, how many principals' connections stay open, and what one request may cost. Each
  * surface's builder extends it with its own options and opens what it runs on with
  * {@link #openRuntime}.
@@ -27,15 +27,12 @@ import org.apache.fluss.config.Configuration;
 public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     private final String serverName;
     private final String surface;
-    private Optional<RunningStatements> statements = Optional.empty();
-    private StatementAdmission admission = StatementAdmission.DEFAULT;
-    private Optional<Configuration> clientConfig = Optional.empty();
-    private Optional<Connection> connection = Optional.empty();
+    private final ServerRuntime.Builder runtime;
+    private Optional<ServerRuntime> sharing = Optional.empty();
+    /** The settings given to this builder that a shared runtime already fixes, by name: refused with one. */
+    private final java.util.Set<String> ownSettings = new java.util.LinkedHashSet<>();
     private String host = "0.0.0.0";
     private int port;
-    private Auth auth = Auth.NONE;
-    private int maxPrincipals = 100;
-    private ServerLimits limits = ServerLimits.DEFAULT;
 
     /**
      * @param serverName what the surface is called in errors ({@code "the gateway"})
@@ -45,6 +42,7 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     protected ServerBuilder(String serverName, String surface, int defaultPort) {
         this.serverName = requireNonNull(serverName, "serverName is null");
         this.surface = requireNonNull(surface, "surface is null");
+        this.runtime = ServerRuntime.builder(serverName);
         this.port = defaultPort;
     }
 
@@ -53,9 +51,9 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
 
     /** The cluster to serve, by its bootstrap servers (the other client options Fluss's defaults). */
     public B bootstrapServers(String bootstrapServers) {
-        Configuration conf = new Configuration();
-        conf.setString(ConfigOptions.BOOTSTRAP_SERVERS.key(), requireNonNull(bootstrapServers, "bootstrapServers is null"));
-        return clientConfig(conf);
+        runtime.bootstrapServers(bootstrapServers);
+        ownSettings.add("a cluster");
+        return self();
     }
 
     /**
@@ -64,15 +62,27 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
      * 5 ms for others to batch with, not Fluss's 100 ms).
      */
     public B clientConfig(Configuration conf) {
-        this.clientConfig = Optional.of(new Configuration(requireNonNull(conf, "conf is null")));
-        this.connection = Optional.empty();
+        runtime.clientConfig(conf);
+        ownSettings.add("a cluster");
         return self();
     }
 
     /** An existing connection to borrow (closed by its owner, not the server); its own batch timeouts apply. */
     public B connection(Connection connection) {
-        this.connection = Optional.of(requireNonNull(connection, "connection is null"));
-        this.clientConfig = Optional.empty();
+        runtime.connection(connection);
+        ownSettings.add("a cluster");
+        return self();
+    }
+
+    /**
+     * Serves from {@code shared}: its Fluss connection, allocator, sessions and statements, with
+     * the process's other surfaces, so that a principal has one session and one Fluss connection
+     * whichever surface it comes through. The cluster, authentication, principals, limits and
+     * statements are then the runtime's, and giving this builder any of them is refused. The
+     * runtime's owner closes it after this server.
+     */
+    public B sharing(ServerRuntime shared) {
+        this.sharing = Optional.of(requireNonNull(shared, "shared is null"));
         return self();
     }
 
@@ -97,22 +107,22 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
      * Fluss SASL/PLAIN connection (built from this server's client options), so Fluss's ACLs decide.
      */
     public B auth(Auth auth) {
-        this.auth = requireNonNull(auth, "auth is null");
+        runtime.auth(auth);
+        ownSettings.add("auth");
         return self();
     }
 
     /** With {@link Auth#BASIC}: how many principals' connections stay open (default 100, least recently used closed). */
     public B maxPrincipals(int maxPrincipals) {
-        if (maxPrincipals < 1) {
-            throw new IllegalArgumentException("maxPrincipals must be at least 1, got " + maxPrincipals);
-        }
-        this.maxPrincipals = maxPrincipals;
+        runtime.maxPrincipals(maxPrincipals);
+        ownSettings.add("maxPrincipals");
         return self();
     }
 
     /** What one request may cost (body size, timeouts, keys, SQL length); default {@link ServerLimits#DEFAULT}. */
     public B limits(ServerLimits limits) {
-        this.limits = requireNonNull(limits, "limits is null");
+        runtime.limits(limits);
+        ownSettings.add("limits");
         return self();
     }
 
@@ -122,13 +132,15 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
      * own under {@link #admission}). The caller closes it after the servers.
      */
     public B statements(RunningStatements statements) {
-        this.statements = Optional.of(requireNonNull(statements, "statements is null"));
+        runtime.statements(statements);
+        ownSettings.add("statements");
         return self();
     }
 
     /** How many statements run at once when the server registers its own ({@link StatementAdmission#DEFAULT}). */
     public B admission(StatementAdmission admission) {
-        this.admission = requireNonNull(admission, "admission is null");
+        runtime.admission(admission);
+        ownSettings.add("admission");
         return self();
     }
 
@@ -141,25 +153,33 @@ public abstract class ServerBuilder<B extends ServerBuilder<B>> {
     }
 
     protected final Auth auth() {
-        return auth;
+        return sharing.map(ServerRuntime::auth).orElseGet(runtime::auth);
     }
 
     protected final ServerLimits limits() {
-        return limits;
+        return sharing.map(ServerRuntime::limits).orElseGet(runtime::limits);
     }
 
     /**
      * Opens the connection (or borrows the given one), the server's Arrow allocator and the
-     * sessions its requests run in; the caller closes the result when the server stops, or at once
-     * if starting fails.
+     * sessions its requests run in, or takes the shared runtime's; the caller closes the result
+     * when the server stops, or at once if starting fails (a shared runtime's view closes nothing).
      *
-     * @throws IllegalStateException when neither a cluster nor a connection was given
+     * @throws IllegalStateException when neither a cluster, a connection nor a runtime to share
+     *     was given, or a runtime to share and settings it fixes
      */
     protected final ServerRuntime openRuntime() {
-        if (connection.isEmpty() && clientConfig.isEmpty()) {
-            throw new IllegalStateException("Give " + serverName + " bootstrapServers, a clientConfig or a connection");
+        if (sharing.isPresent()) {
+            if (!ownSettings.isEmpty()) {
+                throw new IllegalStateException(serverName + " shares a runtime, which fixes " + String.join(", ",
+                        ownSettings) + ": give those to the runtime, not the server");
+            }
+            return sharing.get().forSurface(serverName, surface);
         }
-        return ServerRuntime.open(serverName, surface, clientConfig, connection, auth, limits, maxPrincipals, statements,
-                admission);
+        if (!runtime.hasCluster()) {
+            throw new IllegalStateException("Give " + serverName + " bootstrapServers, a clientConfig, a connection "
+                    + "or a runtime to share");
+        }
+        return runtime.open(surface);
     }
 }

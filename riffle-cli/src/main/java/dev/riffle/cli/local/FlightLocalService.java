@@ -1,7 +1,5 @@
 package dev.riffle.cli.local;
 
-import dev.riffle.server.ServerLimits;
-import dev.riffle.server.statement.RunningStatements;
 
 import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.local.LocalCluster;
@@ -37,9 +35,8 @@ public final class FlightLocalService implements LocalService {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(PORT_OPTION + " must be a port number, got '" + value + "'");
         }
-        FlightSqlServer.Builder builder = FlightSqlServer.builder().clientConfig(cluster.clientConfig())
-                .host("127.0.0.1").port(port).limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT));
-        shared.get(RunningStatements.class).ifPresent(builder::statements);
+        FlightSqlServer.Builder builder = LocalSurfaces.serve(FlightSqlServer.builder(), cluster, shared)
+                .host("127.0.0.1").port(port);
         FlightSqlServer flight = builder.start();
         Map<String, String> addresses = new LinkedHashMap<>();
         addresses.put("Flight SQL", flight.location().getUri().toString());

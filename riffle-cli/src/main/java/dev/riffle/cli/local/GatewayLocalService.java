@@ -1,7 +1,5 @@
 package dev.riffle.cli.local;
 
-import dev.riffle.server.ServerLimits;
-import dev.riffle.server.statement.RunningStatements;
 
 import dev.riffle.cli.running.RunningGateways;
 import dev.riffle.gateway.Gateway;
@@ -40,14 +38,11 @@ public final class GatewayLocalService implements LocalService {
     @Override
     public Running start(LocalCluster cluster, Map<String, String> options, Shared shared) {
         int port = port(options.getOrDefault(PORT_OPTION, Integer.toString(DEFAULT_PORT)));
-        Gateway.Builder builder = Gateway.builder()
-                .clientConfig(cluster.clientConfig())
+        Gateway.Builder builder = LocalSurfaces.serve(Gateway.builder(), cluster, shared)
                 .host(options.getOrDefault(HOST_OPTION, "127.0.0.1"))
                 .port(port)
                 .console(ConsoleMode.parse(options.getOrDefault(CONSOLE_OPTION, ConsoleMode.ON.label())))
-                .limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT))
                 .mcp(mcpLimits(options));
-        shared.get(RunningStatements.class).ifPresent(builder::statements);
         Gateway gateway = builder.start();
         Map<String, String> addresses = new LinkedHashMap<>();
         addresses.put("HTTP gateway", gateway.url());

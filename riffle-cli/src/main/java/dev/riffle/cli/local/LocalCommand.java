@@ -2,6 +2,7 @@ package dev.riffle.cli.local;
 
 import dev.riffle.cli.StatementOptions;
 import dev.riffle.server.ServerLimits;
+import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.statement.RunningStatements;
 
 import dev.riffle.cli.ConsoleOption;
@@ -173,10 +174,14 @@ public final class LocalCommand implements Callable<Integer> {
         } catch (IllegalArgumentException e) {
             throw new picocli.CommandLine.ParameterException(spec.commandLine(), "--lake-option: " + e.getMessage());
         }
-        try (LocalCluster cluster = builder.start(); RunningStatements statements = statementOptions.statements()) {
-            // One count of running statements, one deadline and one set of budgets for every SQL surface.
+        ServerLimits limits = statementOptions.limits(ServerLimits.DEFAULT);
+        try (LocalCluster cluster = builder.start(); RunningStatements statements = statementOptions.statements();
+                // One runtime for every surface: one session and one Fluss connection per principal, one
+                // count of running statements, one deadline and one set of budgets.
+                ServerRuntime runtime = ServerRuntime.builder("riffle local").clientConfig(cluster.clientConfig())
+                        .limits(limits).statements(statements).open()) {
             LocalService.Shared shared = new LocalService.Shared(Map.of(RunningStatements.class, statements,
-                    ServerLimits.class, statementOptions.limits(ServerLimits.DEFAULT)));
+                    ServerLimits.class, limits, ServerRuntime.class, runtime));
             List<LocalService.Running> services = new ArrayList<>();
             Map<String, String> addresses = new LinkedHashMap<>();
             addresses.put("Fluss bootstrap servers", cluster.bootstrapServers());

@@ -1,7 +1,5 @@
 package dev.riffle.cli.local;
 
-import dev.riffle.server.ServerLimits;
-import dev.riffle.server.statement.RunningStatements;
 
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
@@ -41,9 +39,8 @@ public final class PgLocalService implements LocalService {
         } catch (NumberFormatException e) {
             throw new IllegalArgumentException(PORT_OPTION + " must be a port number, got '" + value + "'");
         }
-        PgWireServer.Builder builder = PgWireServer.builder().clientConfig(cluster.clientConfig()).host("127.0.0.1")
-                .port(port).limits(shared.get(ServerLimits.class).orElse(ServerLimits.DEFAULT));
-        shared.get(RunningStatements.class).ifPresent(builder::statements);
+        PgWireServer.Builder builder = LocalSurfaces.serve(PgWireServer.builder(), cluster, shared)
+                .host("127.0.0.1").port(port);
         if (options.containsKey(TLS_CERT_OPTION) != options.containsKey(TLS_KEY_OPTION)) {
             throw new IllegalArgumentException(TLS_CERT_OPTION + " and " + TLS_KEY_OPTION + " go together");
         }

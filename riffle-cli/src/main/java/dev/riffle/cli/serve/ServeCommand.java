@@ -2,6 +2,7 @@ package dev.riffle.cli.serve;
 
 import dev.riffle.cli.StatementOptions;
 import dev.riffle.server.ServerLimits;
+import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.statement.RunningStatements;
 
 import dev.riffle.cli.FlussClientOptions;
@@ -163,12 +164,14 @@ public final class ServeCommand implements Callable<Integer> {
         Configuration clientConfig = clientConfig(mode);
         ServerLimits limits = statementOptions.limits(ServerLimits.DEFAULT);
         try (RunningStatements statements = statementOptions.statements();
-                Gateway gateway = Gateway.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                        .port(httpPort).console(console.mode()).limits(limits).statements(statements)
-                        .mcp(mcp.limits(spec.commandLine())).start();
-                AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(clientConfig, mode, gateway, limits,
-                        statements);
-                AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(clientConfig, mode, pgUsers, limits, statements);
+                // One runtime for every surface: a principal has one session and one Fluss connection,
+                // whether it comes in over HTTP, Flight SQL or PostgreSQL.
+                ServerRuntime runtime = ServerRuntime.builder("riffle serve").clientConfig(clientConfig).auth(mode)
+                        .limits(limits).statements(statements).open();
+                Gateway gateway = Gateway.builder().sharing(runtime).host(httpHost).port(httpPort)
+                        .console(console.mode()).mcp(mcp.limits(spec.commandLine())).start();
+                AutoCloseable flight = flightPort < 0 ? () -> { } : startFlight(runtime, gateway);
+                AutoCloseable pg = pgPort < 0 ? () -> { } : startPg(runtime, pgUsers);
                 // One-shot commands of this cluster (riffle sql -e, read, tier --status) answer through the
                 // gateway; not when it wants credentials they do not have.
                 RunningGateways.Publication published = mode == Auth.NONE
@@ -208,10 +211,9 @@ public final class ServeCommand implements Callable<Integer> {
         return 0;
     }
 
-    private FlightSqlServer startFlight(Configuration clientConfig, Auth mode, Gateway gateway, ServerLimits limits,
-            RunningStatements statements) {
-        FlightSqlServer.Builder flight = FlightSqlServer.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                .port(flightPort).meterRegistry(gateway.meterRegistry()).limits(limits).statements(statements);
+    private FlightSqlServer startFlight(ServerRuntime runtime, Gateway gateway) {
+        FlightSqlServer.Builder flight = FlightSqlServer.builder().sharing(runtime).host(httpHost)
+                .port(flightPort).meterRegistry(gateway.meterRegistry());
         String key = environment.apply(TICKET_KEY_ENV);
         if (key != null && !key.isEmpty()) {
             flight.ticketKey(key.getBytes(java.nio.charset.StandardCharsets.UTF_8));
@@ -222,10 +224,8 @@ public final class ServeCommand implements Callable<Integer> {
         return flight.start();
     }
 
-    private PgWireServer startPg(Configuration clientConfig, Auth mode, Optional<PasswordFile> users,
-            ServerLimits limits, RunningStatements statements) {
-        PgWireServer.Builder pg = PgWireServer.builder().clientConfig(clientConfig).auth(mode).host(httpHost)
-                .port(pgPort).limits(limits).statements(statements);
+    private PgWireServer startPg(ServerRuntime runtime, Optional<PasswordFile> users) {
+        PgWireServer.Builder pg = PgWireServer.builder().sharing(runtime).host(httpHost).port(pgPort);
         users.ifPresent(pg::scramUsers);
         if (pgTls.certificateChain().isPresent()) {
             pg.tls(pgTls.certificateChain().get(), pgTls.privateKey().get());

@@ -28,7 +28,16 @@ import java.net.http.HttpResponse;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.List;
 import org.apache.fluss.client.Connection;
+import org.apache.fluss.client.ConnectionFactory;
+import org.apache.fluss.metadata.DatabaseDescriptor;
+import org.apache.fluss.security.acl.AccessControlEntry;
+import org.apache.fluss.security.acl.AclBinding;
+import org.apache.fluss.security.acl.FlussPrincipal;
+import org.apache.fluss.security.acl.OperationType;
+import org.apache.fluss.security.acl.PermissionType;
+import org.apache.fluss.security.acl.Resource;
 import org.apache.fluss.client.admin.Admin;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.client.table.writer.AppendWriter;
@@ -138,9 +147,9 @@ class ServeCommandIT {
     @Test
     void basicAuthPassesCallersToAFlussClusterWithSasl(@TempDir Path dataDir) throws Exception {
         Path pgUsers = Files.writeString(dataDir.resolveSibling(dataDir.getFileName() + "-pg-users"),
-                "alice:alice-secret\n");
+                "alice:alice-secret\nbob:bob-secret\n");
         try (LocalCluster sasl = LocalCluster.builder().dataDir(dataDir).coordinatorPort(0).lakeEnabled(false)
-                .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret")).start()) {
+                .saslUsers(Map.of("admin", "admin-secret", "alice", "alice-secret", "bob", "bob-secret")).start()) {
             ServeCommand serve = new ServeCommand();
             serve.environment = name -> name.equals(ServeCommand.SERVICE_PASSWORD_ENV) ? "admin-secret" : null;
             StringWriter out = new StringWriter();
@@ -194,6 +203,72 @@ class ServeCommandIT {
                 SQLException wrongPg = assertThrows(SQLException.class,
                         () -> DriverManager.getConnection(pg.group(1), login));
                 assertThat(wrongPg.getSQLState()).isEqualTo("28P01");
+
+                // alice reads and writes through every surface: one session, one Fluss connection.
+                try (Connection admin = ConnectionFactory.createConnection(sasl.clientConfig());
+                        Admin acls = admin.getAdmin()) {
+                    acls.createDatabase("shop", DatabaseDescriptor.EMPTY, false).get();
+                    acls.createTable(TablePath.of("shop", "notes"), TableDescriptor.builder().schema(Schema.newBuilder()
+                            .column("id", DataTypes.INT()).column("note", DataTypes.STRING()).build()).build(), false)
+                            .get();
+                    acls.createAcls(List.of(new AclBinding(Resource.database("shop"), new AccessControlEntry(
+                            new FlussPrincipal("alice", "User"), AccessControlEntry.WILD_CARD_HOST, OperationType.ALL,
+                            PermissionType.ALLOW)), new AclBinding(Resource.database("shop"), new AccessControlEntry(
+                            new FlussPrincipal("bob", "User"), AccessControlEntry.WILD_CARD_HOST, OperationType.READ,
+                            PermissionType.ALLOW)))).all().get();
+                }
+                login.setProperty("password", "alice-secret");
+                try (java.sql.Connection sql = DriverManager.getConnection(pg.group(1), login);
+                        java.sql.Statement statement = sql.createStatement()) {
+                    assertThat(statement.executeUpdate("INSERT INTO shop.notes VALUES (1, 'over PostgreSQL')"))
+                            .isEqualTo(1);
+                    ResultSet rs = statement.executeQuery("SELECT count(*) FROM shop.notes");
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(1);
+                }
+                HttpResponse<String> written = client.send(HttpRequest.newBuilder(URI.create(gateway.url()
+                        + "/v1/databases/shop/tables/notes/rows")).header("Authorization", basic("alice", "alice-secret"))
+                        .header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString("[{\"id\": 2, \"note\": \"over HTTP\"}]")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(written.statusCode()).as(written.body()).isEqualTo(200);
+                HttpResponse<String> counted = client.send(HttpRequest.newBuilder(URI.create(gateway.url() + "/v1/sql"))
+                        .header("Authorization", basic("alice", "alice-secret")).header("Content-Type", "application/json")
+                        .POST(HttpRequest.BodyPublishers.ofString(
+                                "{\"sql\": \"SELECT count(*) AS n FROM shop.notes\"}")).build(),
+                        HttpResponse.BodyHandlers.ofString());
+                assertThat(counted.statusCode()).as(counted.body()).isEqualTo(200);
+                assertThat(counted.body()).contains("\"n\":2");
+                Matcher flight = Pattern.compile("Flight SQL:\\s+\\S+\\s+\\(JDBC: (jdbc:arrow-flight-sql:\\S+)\\)")
+                        .matcher(out.toString());
+                assertThat(flight.find()).as(out.toString()).isTrue();
+                try (java.sql.Connection sql = DriverManager.getConnection(flight.group(1), login);
+                        java.sql.Statement statement = sql.createStatement()) {
+                    assertThat(statement.executeUpdate("INSERT INTO shop.notes VALUES (3, 'over Flight SQL')"))
+                            .isEqualTo(1);
+                    ResultSet rs = statement.executeQuery("SELECT count(*) FROM shop.notes");
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getLong(1)).isEqualTo(3);
+                }
+                // bob never calls the gateway: his session is opened by PostgreSQL and kept by Flight SQL.
+                Properties bob = new Properties();
+                bob.setProperty("user", "bob");
+                bob.setProperty("password", "bob-secret");
+                for (String url : List.of(pg.group(1), flight.group(1))) {
+                    try (java.sql.Connection sql = DriverManager.getConnection(url, bob);
+                            ResultSet rs = sql.createStatement().executeQuery("SELECT count(*) FROM shop.notes")) {
+                        assertThat(rs.next()).isTrue();
+                        assertThat(rs.getLong(1)).as(url).isEqualTo(3);
+                    }
+                }
+                String metrics = client.send(HttpRequest.newBuilder(URI.create(gateway.url() + "/metrics")).build(),
+                        HttpResponse.BodyHandlers.ofString()).body();
+                List<String> connections = metrics.lines().filter(line -> line.startsWith("riffle_fluss_connections{"))
+                        .sorted().toList();
+                // One a principal, whichever surfaces it came through, and the service user's (the servers'
+                // metadata and lake reads).
+                assertThat(connections).as(metrics).containsExactly("riffle_fluss_connections{owner=\"alice\"} 1.0",
+                        "riffle_fluss_connections{owner=\"bob\"} 1.0", "riffle_fluss_connections{owner=\"server\"} 1.0");
             } finally {
                 serve.stop();
             }

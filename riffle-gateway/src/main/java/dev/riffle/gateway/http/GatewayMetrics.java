@@ -2,7 +2,9 @@ package dev.riffle.gateway.http;
 
 import io.javalin.http.Context;
 import io.micrometer.core.instrument.Counter;
+import dev.riffle.server.session.FlussConnections;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MultiGauge;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.prometheusmetrics.PrometheusConfig;
 import io.micrometer.prometheusmetrics.PrometheusMeterRegistry;
@@ -37,6 +39,9 @@ public final class GatewayMetrics {
     private final Counter handedOver;
     private final Counter handedOverForRoom;
 
+    /** Refreshes the meters that are read when scraped rather than kept up to date (the open connections). */
+    private volatile Runnable beforeScrape = () -> { };
+
     /** Method, route template, and the status, error code or row direction. */
     private record Tags(String method, String route, String value) {}
 
@@ -60,6 +65,21 @@ public final class GatewayMetrics {
         handedOverForRoom = Counter.builder("riffle.gateway.selector.handovers.queue")
                 .description("Lookups of those handed over because the Fluss client's lookup queue had no room for them")
                 .register(registry);
+    }
+
+    /**
+     * Shows {@code riffle_fluss_connections}: the Fluss connections open in the process now, one
+     * series per holder ({@code owner}: a principal, {@code server}, {@code tiering}).
+     */
+    public void bindConnections(FlussConnections connections) {
+        MultiGauge gauge = MultiGauge.builder("riffle.fluss.connections")
+                .description("Fluss connections open, by who holds them: a principal's session, the server's own,"
+                        + " the tiering service")
+                .register(registry);
+        beforeScrape = () -> gauge.register(connections.byOwner().entrySet().stream()
+                .map(open -> MultiGauge.Row.of(io.micrometer.core.instrument.Tags.of("owner", open.getKey()),
+                        open.getValue()))
+                .toList(), true);
     }
 
     /** Counts one request taken on Jetty's selector thread ({@link InlineAnswerConnectionFactory}). */
@@ -164,6 +184,7 @@ public final class GatewayMetrics {
     }
 
     public String scrape() {
+        beforeScrape.run();
         return registry.scrape();
     }
 

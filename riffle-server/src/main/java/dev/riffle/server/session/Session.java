@@ -26,7 +26,8 @@ public final class Session implements AutoCloseable {
 
     private final Optional<String> principal;
     private final Riffle riffle;
-    private final boolean ownsConnection;
+    /** The connection's place in the process's count, when the session opened it (and closes it). */
+    private final Optional<FlussConnections.Held> ownConnection;
     private final TableHandles handles;
     private final Supplier<SqlConnections> sqlFactory;
     private final SessionLedger ledger;
@@ -36,14 +37,16 @@ public final class Session implements AutoCloseable {
     /**
      * @param principal the user the session runs as (empty: the server's own connection)
      * @param riffle the connection, the server's allocator and its lake side
-     * @param ownsConnection whether closing the session closes the connection
+     * @param ownConnection when the session opened its connection (and closing it closes the
+     *     connection): the connection's place in the process's count
      * @param sql opens the session's SQL connections when a first statement needs them
      */
-    Session(Optional<String> principal, Riffle riffle, boolean ownsConnection, Supplier<SqlConnections> sql,
+    Session(Optional<String> principal, Riffle riffle, Optional<FlussConnections.Held> ownConnection,
+            Supplier<SqlConnections> sql,
             SessionLedger ledger) {
         this.principal = requireNonNull(principal, "principal is null");
         this.riffle = requireNonNull(riffle, "riffle is null");
-        this.ownsConnection = ownsConnection;
+        this.ownConnection = requireNonNull(ownConnection, "ownConnection is null");
         this.handles = new TableHandles(riffle);
         this.sqlFactory = requireNonNull(sql, "sql is null");
         this.ledger = requireNonNull(ledger, "ledger is null");
@@ -108,12 +111,14 @@ public final class Session implements AutoCloseable {
             LOG.warn("Closing the session of {} failed", principal.orElse("the server"), e);
         } finally {
             boolean connectionClosed = false;
-            if (ownsConnection) {
+            if (ownConnection.isPresent()) {
                 try {
                     riffle.connection().close();
                     connectionClosed = true;
                 } catch (Exception e) {
                     LOG.warn("Closing the Fluss connection of {} failed", principal.orElse("the server"), e);
+                } finally {
+                    ownConnection.get().close();
                 }
             }
             ledger.closed(this, connectionClosed);

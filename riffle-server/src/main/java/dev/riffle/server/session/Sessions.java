@@ -53,10 +53,13 @@ public final class Sessions implements AutoCloseable {
     private final SessionLedger ledger;
     private final RunningStatements statements;
     private final String surface;
+    /** Whether closing this closes the sessions (false for a surface's view of another's). */
+    private final boolean owner;
 
     private Sessions(BufferAllocator allocator, ServerLimits limits, Optional<Session> shared,
             Optional<PrincipalPool<Session>> principals, SessionLedger ledger, RunningStatements statements,
-            String surface) {
+            String surface, boolean owner) {
+        this.owner = owner;
         this.ledger = requireNonNull(ledger, "ledger is null");
         this.statements = requireNonNull(statements, "statements is null");
         this.surface = requireNonNull(surface, "surface is null");
@@ -76,31 +79,37 @@ public final class Sessions implements AutoCloseable {
             ServerLimits limits, RunningStatements statements, String surface) {
         Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
         SessionLedger ledger = new SessionLedger();
-        Session session = new Session(Optional.empty(), riffle, false,
+        Session session = new Session(Optional.empty(), riffle, Optional.empty(),
                 () -> SqlConnections.over(riffle, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
                         limits.statements()), ledger);
-        return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger, statements, surface);
+        return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger, statements, surface,
+                true);
     }
 
     /**
      * Every request runs in its caller's session.
      *
      * @param clientConfig the server's Fluss client settings; each principal's replace the credentials
+     * @param connections where each principal's connection is counted while it is open
      */
     public static Sessions perPrincipal(Configuration clientConfig, BufferAllocator allocator, LakeReads lake,
-            ServerLimits limits, int maxPrincipals, RunningStatements statements, String surface) {
+            ServerLimits limits, int maxPrincipals, RunningStatements statements, String surface,
+            FlussConnections connections) {
+        requireNonNull(connections, "connections is null");
         Configuration base = new Configuration(requireNonNull(clientConfig, "clientConfig is null"));
         base.removeConfig(ConfigOptions.CLIENT_SASL_JAAS_CONFIG);
         SessionLedger ledger = new SessionLedger();
         PrincipalPool<Session> pool = new PrincipalPool<>("session", maxPrincipals, (user, password) -> {
             Configuration own = principalConfig(base, user, password);
             FlussConnection connection = open(own, user);
+            FlussConnections.Held held = connections.opened(user);
             Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
-            return new Session(Optional.of(user), riffle, true,
+            return new Session(Optional.of(user), riffle, Optional.of(held),
                     () -> SqlConnections.over(riffle, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
                             limits.statements()), ledger);
         });
-        return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger, statements, surface);
+        return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger, statements, surface,
+                true);
     }
 
     /**
@@ -114,6 +123,15 @@ public final class Sessions implements AutoCloseable {
         conf.set(ConfigOptions.CLIENT_SASL_JAAS_USERNAME, requireNonNull(user, "user is null"));
         conf.set(ConfigOptions.CLIENT_SASL_JAAS_PASSWORD, requireNonNull(password, "password is null"));
         return conf;
+    }
+
+    /**
+     * These sessions as another surface of the same process serves them: the same sessions (a
+     * principal's one Fluss connection, its tables, its SQL), its requests' statements said to
+     * come from {@code surface}. Closing the view closes nothing; closing these closes them.
+     */
+    public Sessions forSurface(String surface) {
+        return new Sessions(allocator, limits, shared, principals, ledger, statements, surface, false);
     }
 
     /** Whether requests must bring credentials. */
@@ -215,6 +233,9 @@ public final class Sessions implements AutoCloseable {
     /** Closes every session (one still leased when its last lease is returned). */
     @Override
     public void close() {
+        if (!owner) {
+            return;
+        }
         shared.ifPresent(Session::close);
         principals.ifPresent(PrincipalPool::close);
     }
