@@ -24,7 +24,7 @@ import dev.riffle.server.ServerBuilder;
 import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.session.Sessions;
-import dev.riffle.server.sql.SqlConnections;
+import dev.riffle.sql.engine.SqlEngine;
 import io.javalin.Javalin;
 import io.javalin.http.Context;
 import io.javalin.http.HandlerType;
@@ -132,7 +132,7 @@ public final class Gateway implements AutoCloseable {
 
     /** The JDBC URL that {@code POST /v1/sql} connects with ({@code jdbc:riffle://HOST:PORT}). */
     public String jdbcUrl() {
-        return SqlConnections.urlOf(runtime.connection().getConfiguration());
+        return SqlEngine.jdbcUrl(runtime.connection().getConfiguration());
     }
 
     /** What the gateway's sessions hold and have let go of (sessions, table handles, connections). */

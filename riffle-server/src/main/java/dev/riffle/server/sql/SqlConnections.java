@@ -3,10 +3,10 @@ package dev.riffle.server.sql;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.dialect.Dialect;
+import dev.riffle.sql.engine.SqlEngine;
 import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
-import dev.riffle.sql.jdbc.RiffleDriver;
 import java.sql.Connection;
 import dev.riffle.sql.exec.PreparedTables;
 import java.sql.PreparedStatement;
@@ -18,65 +18,43 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Properties;
 import dev.riffle.core.Riffle;
-import org.apache.arrow.memory.BufferAllocator;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.ConcurrentLinkedDeque;
-import dev.riffle.sql.exec.FlussSession;
-import org.apache.fluss.config.ConfigOptions;
-import org.apache.fluss.config.Configuration;
 
 /**
- * A pool of {@code jdbc:riffle} connections for the SQL of every surface: opened on first use,
- * at most {@code size} of them, each used by one request at a time, all over one Fluss session
- * (one Fluss connection, its table handles and lookupers), so a connection costs a Calcite
- * connection, not a Fluss client, and the point queries of concurrent requests are batched into
- * the same lookups. Each connection keeps its most recent prepared statements, so a repeated
- * query (a point lookup with {@code ?} parameters) is planned once per connection, not once per
- * request.
+ * A pool of connections to the embedded SQL engine for the SQL of every surface: opened on first
+ * use, at most {@code size} of them, each used by one request at a time, all over one
+ * {@link SqlEngine} (the session's one Fluss connection, its table handles and lookupers), so a
+ * connection costs a Calcite connection, not a Fluss client, and the point queries of concurrent
+ * requests are batched into the same lookups. Each connection keeps its most recent prepared
+ * statements, so a repeated query (a point lookup with {@code ?} parameters) is planned once per
+ * connection, not once per request.
  */
 public final class SqlConnections implements AutoCloseable {
     public static final int DEFAULT_SIZE = 4;
     private static final int STATEMENTS_PER_CONNECTION = 64;
 
-    private final String url;
-    private final Properties properties;
+    private final Riffle riffle;
+    private final StatementLimits limits;
     private final Semaphore permits;
     private final Duration waitTimeout;
     /** Idle connections by the dialect they speak. */
     private final Map<Dialect, ConcurrentLinkedDeque<Pooled>> idle = new java.util.EnumMap<>(Dialect.class);
     private final List<Pooled> all = new ArrayList<>();
-    private final RiffleDriver driver = new RiffleDriver();
     /** The key-lookup statements of each dialect (one text may name other tables in another). */
     private final Map<Dialect, KeyLookupStatements> keyLookups = new java.util.EnumMap<>(Dialect.class);
-    /** The Fluss session every connection of the pool shares; opened with the first connection. */
-    private FlussSession session;
-    /** The connection the session runs over, when the pool shares one (a server's session); else it opens its own. */
-    private final Optional<Riffle> over;
-    /** The allocator of the session's reads over {@link #over}: a child of its allocator, closed with the pool. */
-    private BufferAllocator sessionAllocator;
+    /** The engine every connection of the pool shares; opened with the first connection. */
+    private SqlEngine engine;
     private volatile boolean closed;
 
-    /**
-     * @param url {@code jdbc:riffle://HOST:PORT}
-     * @param properties the driver's properties (Fluss client settings prefixed {@code fluss.})
-     * @param size the most connections open at once
-     * @param waitTimeout how long a request waits for a free connection before a 503
-     */
-    public SqlConnections(String url, Properties properties, int size, Duration waitTimeout) {
-        this(url, properties, size, waitTimeout, Optional.empty());
-    }
-
-    private SqlConnections(String url, Properties properties, int size, Duration waitTimeout, Optional<Riffle> over) {
-        this.over = requireNonNull(over, "over is null");
+    private SqlConnections(Riffle riffle, StatementLimits limits, int size, Duration waitTimeout) {
         if (size <= 0) {
             throw new IllegalArgumentException("size must be positive, got " + size);
         }
-        this.url = requireNonNull(url, "url is null");
-        this.properties = new Properties();
-        this.properties.putAll(requireNonNull(properties, "properties is null"));
+        this.riffle = requireNonNull(riffle, "riffle is null");
+        this.limits = requireNonNull(limits, "limits is null");
         this.permits = new Semaphore(size, true);
         this.waitTimeout = requireNonNull(waitTimeout, "waitTimeout is null");
         for (Dialect dialect : Dialect.values()) {
@@ -89,36 +67,12 @@ public final class SqlConnections implements AutoCloseable {
      * A pool whose connections all run over {@code riffle}'s Fluss connection (a session's: one
      * connection for everything a principal does, its handles, lookups and memory accounted once),
      * which stays the caller's to close.
+     *
+     * @param size the most connections open at once
+     * @param waitTimeout how long a request waits for a free connection before a 503
      */
     public static SqlConnections over(Riffle riffle, int size, Duration waitTimeout, StatementLimits limits) {
-        requireNonNull(riffle, "riffle is null");
-        Configuration clientConfig = riffle.connection().getConfiguration();
-        return new SqlConnections(urlOf(clientConfig), limits.toProperties(), size, waitTimeout, Optional.of(riffle));
-    }
-
-    /**
-     * A pool with the Fluss client settings {@code clientConfig}, credentials included: every one
-     * travels as a {@code fluss.*} driver property, which the driver applies over what the URL says
-     * (the URL names the first bootstrap server).
-     */
-    public static SqlConnections over(Configuration clientConfig, int size, Duration waitTimeout,
-            StatementLimits limits) {
-        Properties properties = limits.toProperties();
-        clientConfig.toMap().forEach((key, value) -> properties.setProperty("fluss." + key, value));
-        return new SqlConnections(urlOf(clientConfig), properties, size, waitTimeout);
-    }
-
-    /** The {@code jdbc:riffle://HOST:PORT} URL of the cluster {@code clientConfig} names first. */
-    public static String urlOf(Configuration clientConfig) {
-        List<String> servers = clientConfig.get(ConfigOptions.BOOTSTRAP_SERVERS);
-        if (servers == null || servers.isEmpty()) {
-            throw new IllegalArgumentException("The Fluss client settings have no " + ConfigOptions.BOOTSTRAP_SERVERS.key());
-        }
-        return RiffleDriver.PREFIX + "//" + servers.get(0);
-    }
-
-    public String url() {
-        return url;
+        return new SqlConnections(riffle, limits, size, waitTimeout);
     }
 
     /** A connection of Calcite's dialect for one request; close the lease to give it back. */
@@ -155,28 +109,14 @@ public final class SqlConnections implements AutoCloseable {
     }
 
     private Pooled open(Dialect dialect) throws SQLException {
-        FlussSession shared;
+        SqlEngine shared;
         synchronized (all) {
-            if (session == null) {
-                if (over.isPresent()) {
-                    sessionAllocator = over.get().allocator().newChildAllocator("sql-session", 0, Long.MAX_VALUE);
-                    try {
-                        session = driver.openSession(url, properties, over.get().withAllocator(sessionAllocator));
-                    } catch (SQLException | RuntimeException e) {
-                        sessionAllocator.close();
-                        sessionAllocator = null;
-                        throw e;
-                    }
-                } else {
-                    session = driver.openSession(url, properties);
-                }
+            if (engine == null) {
+                engine = SqlEngine.over(riffle, limits);
             }
-            shared = session;
+            shared = engine;
         }
-        Properties spoken = new Properties();
-        spoken.putAll(properties);
-        spoken.setProperty(Dialect.PROPERTY, dialect.name().toLowerCase(java.util.Locale.ROOT));
-        Pooled pooled = new Pooled(driver.connect(url, spoken, shared), dialect);
+        Pooled pooled = new Pooled(shared.connect(dialect), dialect);
         synchronized (all) {
             all.add(pooled);
         }
@@ -187,17 +127,12 @@ public final class SqlConnections implements AutoCloseable {
     public void close() throws Exception {
         closed = true;
         List<Pooled> open;
-        FlussSession shared;
+        SqlEngine shared;
         synchronized (all) {
             open = new ArrayList<>(all);
             all.clear();
-            shared = session;
-            session = null;
-        }
-        BufferAllocator sharedAllocator;
-        synchronized (all) {
-            sharedAllocator = sessionAllocator;
-            sessionAllocator = null;
+            shared = engine;
+            engine = null;
         }
         Exception failure = null;
         for (Pooled pooled : open) {
@@ -223,17 +158,6 @@ public final class SqlConnections implements AutoCloseable {
                 }
             }
         }
-        if (sharedAllocator != null) {
-            try {
-                sharedAllocator.close();
-            } catch (RuntimeException e) {
-                if (failure == null) {
-                    failure = e;
-                } else {
-                    failure.addSuppressed(e);
-                }
-            }
-        }
         if (failure != null) {
             throw failure;
         }
@@ -246,9 +170,9 @@ public final class SqlConnections implements AutoCloseable {
      */
     public void tableChanged(TablePath path) {
         keyLookups.values().forEach(KeyLookupStatements::clear);
-        FlussSession shared;
+        SqlEngine shared;
         synchronized (all) {
-            shared = session;
+            shared = engine;
         }
         if (shared != null) {
             shared.forget(path);

@@ -35,10 +35,10 @@ class SqlConnectionsIT {
     @Test
     void connectionsShareOneSessionAndServeOneRequestEach(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("pool");
-        SqlConnections pool = SqlConnections.over(cluster.clientConfig(), 3, Duration.ofMillis(300),
-                StatementLimits.DEFAULT);
+        dev.riffle.core.Riffle riffle = dev.riffle.core.Riffle.connect(cluster.clientConfig());
+        SqlConnections pool = SqlConnections.over(riffle, 3, Duration.ofMillis(300), StatementLimits.DEFAULT);
         FlussSession shared;
-        try (pool) {
+        try (riffle; pool) {
             try (SqlConnections.Lease lease = pool.borrow()) {
                 lease.executeDdl("CREATE DATABASE " + db);
                 lease.executeDdl("CREATE TABLE " + db + ".kv (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)");

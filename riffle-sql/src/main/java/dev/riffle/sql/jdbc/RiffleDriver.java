@@ -38,6 +38,8 @@ import org.apache.calcite.jdbc.Driver;
 public final class RiffleDriver extends Driver {
     public static final String PREFIX = "jdbc:riffle:";
     private static final String FLUSS_PREFIX = "fluss.";
+    /** What an embedded connection's URL says (Calcite wants one; it names no cluster, the session is given). */
+    private static final String EMBEDDED_URL = PREFIX + "//embedded";
     /** The driver property that turns vectorized aggregation off ({@code true} by default). */
     public static final String VECTORIZED = "vectorized";
 
@@ -133,6 +135,19 @@ public final class RiffleDriver extends Driver {
             throw new SQLException("Not a Riffle URL (jdbc:riffle://HOST:PORT): " + url);
         }
         return connect(url, parse(url, info), java.util.Objects.requireNonNull(session, "session is null"), false);
+    }
+
+    /**
+     * A connection speaking {@code dialect} over {@code session} (which stays open when the
+     * connection closes), with no URL: how the embedded engine ({@code dev.riffle.sql.engine.SqlEngine})
+     * opens its connections. The statements' limits are the session's.
+     */
+    public Connection connect(FlussSession session, Dialect dialect) throws SQLException {
+        java.util.Objects.requireNonNull(session, "session is null");
+        Properties properties = new Properties();
+        properties.setProperty(Dialect.PROPERTY, dialect.name().toLowerCase(java.util.Locale.ROOT));
+        session.limits().toProperties().forEach(properties::put);
+        return connect(EMBEDDED_URL, parse(EMBEDDED_URL, properties), session, false);
     }
 
     private Connection connect(String url, Parsed parsed, FlussSession session, boolean owned) throws SQLException {
