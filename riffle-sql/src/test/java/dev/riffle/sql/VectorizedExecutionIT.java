@@ -422,6 +422,68 @@ class VectorizedExecutionIT {
         }
     }
 
+    /**
+     * Time buckets ({@code GROUP BY FLOOR(ts TO unit)}) are computed on the batches for the units of
+     * fixed length, in the column's own precision, as Calcite computes them: timestamps on both sides
+     * of 1970 (floored toward the past), fractions of milli- and microseconds, nulls; a calendar unit
+     * (MONTH) stays Calcite's. {@code count(*)} alone reads the narrowest column.
+     */
+    @Test
+    void timeBucketsAreComputedOnTheBatchesAsCalciteComputesThem(LocalCluster cluster, TestNames names)
+            throws Exception {
+        String db = names.database("vtime");
+        Random random = new Random(SEED + 5);
+        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false);
+                Statement statement = vectorized.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".times (id INT, label STRING, t3 TIMESTAMP(3), t6 TIMESTAMP(6),"
+                    + " v BIGINT) WITH ('bucket.num' = '2')");
+            List<String> values = new ArrayList<>();
+            long from = java.time.LocalDateTime.of(1969, 12, 30, 22, 0).toEpochSecond(java.time.ZoneOffset.UTC);
+            for (int id = 0; id < 600; id++) {
+                // three days around 1970-01-01, so days, hours, minutes and seconds all have several buckets
+                long second = from + random.nextInt(3 * 86_400);
+                String t3 = java.time.LocalDateTime.ofEpochSecond(second, random.nextInt(1000) * 1_000_000,
+                        java.time.ZoneOffset.UTC).toString().replace('T', ' ');
+                String t6 = java.time.LocalDateTime.ofEpochSecond(second, random.nextInt(1_000_000) * 1_000,
+                        java.time.ZoneOffset.UTC).toString().replace('T', ' ');
+                values.add("(" + id + ", 'x" + (id % 3) + "', " + (random.nextInt(10) == 0 ? "NULL" : "TIMESTAMP '" + t3 + "'")
+                        + ", " + (random.nextInt(10) == 0 ? "NULL" : "TIMESTAMP '" + t6 + "'") + ", " + random.nextInt(1000)
+                        + ")");
+            }
+            statement.execute("INSERT INTO " + db + ".times VALUES " + String.join(", ", values));
+
+            int buckets = 0;
+            for (String column : List.of("t3", "t6")) {
+                for (String unit : List.of("SECOND", "MINUTE", "HOUR", "DAY")) {
+                    String bucket = "FLOOR(" + column + " TO " + unit + ")";
+                    String sql = "SELECT " + bucket + " AS b, count(*), sum(v) FROM " + db + ".times GROUP BY " + bucket;
+                    assertThat(explain(vectorized, sql)).as(sql).contains("VectorizedAggregate")
+                            .contains("group [FLOOR(" + column + " TO " + unit + ")]")
+                            .doesNotContain("EnumerableAggregate");
+                    List<String> answer = answer(vectorized, sql);
+                    assertThat(answer).as(sql).isEqualTo(answer(rows, sql));
+                    buckets += answer.size();
+                    // A bucket in a condition the scan cannot take is checked on the batches too.
+                    String filtered = "SELECT label, count(*) FROM " + db + ".times WHERE " + bucket
+                            + " IS NOT NULL GROUP BY label";
+                    assertThat(answer(vectorized, filtered)).as(filtered).isEqualTo(answer(rows, filtered));
+                }
+            }
+            assertThat(buckets).as("buckets over every column and unit").isGreaterThan(600);
+            String months = "SELECT FLOOR(t3 TO MONTH) AS b, count(*) FROM " + db + ".times GROUP BY FLOOR(t3 TO MONTH)";
+            assertThat(explain(vectorized, months)).contains("EnumerableAggregate");
+            assertThat(answer(vectorized, months)).isEqualTo(answer(rows, months));
+
+            String count = "SELECT count(*) FROM " + db + ".times";
+            assertThat(explain(vectorized, count)).contains("VectorizedAggregate").contains("columns=[[id]]");
+            assertThat(query(vectorized, count)).containsExactly("600");
+            assertThat(vectorized.unwrap(CalciteConnection.class).getRootSchema().unwrap(FlussRootSchema.class)
+                    .session().riffle().allocator().getAllocatedMemory()).as("Arrow memory after the queries")
+                    .isZero();
+        }
+    }
+
     @Test
     void topNOverAScanIsVectorizedAndBindsItsLimitPerExecution(LocalCluster cluster, TestNames names) throws Exception {
         String db = names.database("vtopn");

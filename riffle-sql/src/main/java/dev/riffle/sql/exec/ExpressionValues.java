@@ -8,7 +8,9 @@ import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.sql.type.SqlTypeName;
 
@@ -28,6 +30,9 @@ record ExpressionValues(long[] longs, double[] doubles, boolean[] nulls) {
     static ExpressionValues of(VectorExpression expression, VectorSchemaRoot batch, int rows) {
         if (expression instanceof VectorExpression.Column column) {
             return read(batch.getVector(column.index()), rows);
+        }
+        if (expression instanceof VectorExpression.TimeFloor floor) {
+            return floor(floor, batch.getVector(floor.operand().index()), rows);
         }
         if (expression instanceof VectorExpression.Constant constant) {
             return constant(constant, rows);
@@ -84,6 +89,27 @@ record ExpressionValues(long[] longs, double[] doubles, boolean[] nulls) {
             }
         } else {
             throw new IllegalStateException("No vectorized arithmetic over " + vector.getField());
+        }
+        return new ExpressionValues(longs, null, nulls);
+    }
+
+    /** Each timestamp floored to the bucket, in the vector's own unit (seconds to nanoseconds). */
+    private static ExpressionValues floor(VectorExpression.TimeFloor floor, FieldVector vector, int rows) {
+        if (!(vector instanceof TimeStampVector timestamps)
+                || !(vector.getField().getType() instanceof ArrowType.Timestamp type)) {
+            throw new IllegalStateException("No time bucket of " + vector.getField());
+        }
+        long bucket = switch (type.getUnit()) {
+            case SECOND -> floor.millis() / 1_000;
+            case MILLISECOND -> floor.millis();
+            case MICROSECOND -> floor.millis() * 1_000;
+            case NANOSECOND -> floor.millis() * 1_000_000;
+        };
+        boolean[] nulls = new boolean[rows];
+        long[] longs = new long[rows];
+        for (int row = 0; row < rows; row++) {
+            nulls[row] = timestamps.isNull(row);
+            longs[row] = nulls[row] ? 0 : Math.floorDiv(timestamps.get(row), bucket) * bucket;
         }
         return new ExpressionValues(longs, null, nulls);
     }

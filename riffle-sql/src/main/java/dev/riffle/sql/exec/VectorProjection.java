@@ -13,8 +13,10 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.Float4Vector;
 import org.apache.arrow.vector.Float8Vector;
 import org.apache.arrow.vector.IntVector;
+import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
+import org.apache.arrow.vector.types.pojo.FieldType;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
@@ -59,6 +61,10 @@ final class VectorProjection implements AutoCloseable {
             FieldVector vector;
             if (expression instanceof VectorExpression.Column column) {
                 vector = batch.getVector(column.index());
+            } else if (expression instanceof VectorExpression.TimeFloor floor) {
+                vector = timestamps("expr$" + i, batch.getVector(floor.operand().index()),
+                        ExpressionValues.of(expression, batch, rows), rows);
+                computed.add(vector);
             } else {
                 vector = materialize("expr$" + i, expression.type(), ExpressionValues.of(expression, batch, rows), rows);
                 computed.add(vector);
@@ -78,6 +84,20 @@ final class VectorProjection implements AutoCloseable {
     private void releaseComputed() {
         computed.forEach(FieldVector::close);
         computed.clear();
+    }
+
+    /** Time buckets as a vector of {@code source}'s own timestamp type (its unit, its zone); null rows unset. */
+    private FieldVector timestamps(String name, FieldVector source, ExpressionValues values, int rows) {
+        TimeStampVector vector = (TimeStampVector) new Field(name, FieldType.nullable(source.getField().getType()), null)
+                .createVector(allocator);
+        vector.allocateNew(rows);
+        for (int row = 0; row < rows; row++) {
+            if (!values.nulls()[row]) {
+                vector.set(row, values.longs()[row]);
+            }
+        }
+        vector.setValueCount(rows);
+        return vector;
     }
 
     /** A vector of {@code type} holding {@code values}; a null row is left unset (a new vector's rows are all null). */

@@ -76,6 +76,35 @@ public final class FlussScan extends TableScan implements EnumerableRel {
                 && catalog.getRootSchema().schema instanceof FlussRootSchema root && root.vectorized();
     }
 
+    /**
+     * Of the columns this scan reads, the cheapest to fetch and decode: the narrowest fixed width,
+     * text, bytes and nested values last. What a read that needs no column ({@code count(*)})
+     * reads, since Fluss fetches at least one; the first of equals, so plans stay stable.
+     */
+    int narrowestColumn() {
+        List<RelDataTypeField> fields = table.getRowType().getFieldList();
+        int narrowest = plan.columns().get(0);
+        for (int column : plan.columns()) {
+            if (fetchWidth(fields.get(column).getType()) < fetchWidth(fields.get(narrowest).getType())) {
+                narrowest = column;
+            }
+        }
+        return narrowest;
+    }
+
+    /** Bytes a value of {@code type} takes in an Arrow batch, roughly; variable widths count as wide. */
+    private static int fetchWidth(RelDataType type) {
+        return switch (type.getSqlTypeName()) {
+            case BOOLEAN, TINYINT -> 1;
+            case SMALLINT -> 2;
+            case INTEGER, REAL, DATE, TIME -> 4;
+            case BIGINT, DOUBLE, FLOAT, TIMESTAMP, TIMESTAMP_WITH_LOCAL_TIME_ZONE -> 8;
+            case DECIMAL -> 16;
+            case CHAR, BINARY -> 16 + type.getPrecision();
+            default -> 1_000;
+        };
+    }
+
     /** The SQL table's column names. */
     public List<String> tableColumns() {
         return table.getRowType().getFieldNames();

@@ -67,9 +67,8 @@ public final class ProjectPushdownRule extends RelOptRule {
             columns.add(current.get(old));
         }
         if (columns.isEmpty()) {
-            // count(*) and the like: read one column, the narrowest to fetch is as good as any.
-            newIndex[0] = 0;
-            columns.add(current.get(0));
+            // count(*) and the like: Fluss fetches at least one column; the narrowest costs least.
+            columns.add(scan.narrowestColumn());
         }
         RexShuttle remap = new RexShuttle() {
             @Override

@@ -6,6 +6,7 @@ import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import org.apache.calcite.avatica.util.TimeUnitRange;
 import org.apache.calcite.rex.RexCall;
 import org.apache.calcite.rex.RexInputRef;
 import org.apache.calcite.rex.RexLiteral;
@@ -16,7 +17,8 @@ import org.apache.calcite.sql.type.SqlTypeName;
 /**
  * A scalar expression over the columns of one scan that a vectorized operator computes on Arrow
  * batches, one output vector per batch: a column (of any type), or {@code +}, {@code -}, {@code *},
- * unary minus and widening {@code CAST}s of integer and floating-point columns and literals. Made only where
+ * unary minus and widening {@code CAST}s of integer and floating-point columns and literals, and time
+ * buckets of timestamps ({@code FLOOR(ts TO MINUTE)}). Made only where
  * the result is the one Calcite's generated code computes ({@link #of}): integer arithmetic wraps
  * in the result's Java type, {@code REAL} rounds to {@code float} after each operation, an operand
  * is converted to the result type as Java converts it, and a null operand makes the result null.
@@ -128,6 +130,45 @@ public sealed interface VectorExpression {
         }
     }
 
+    /**
+     * {@code FLOOR(operand TO unit)} of a {@code TIMESTAMP} column, for a unit of fixed length
+     * ({@code SECOND} to {@code DAY}): the time buckets of {@code GROUP BY FLOOR(ts TO MINUTE)}.
+     * Computed in the column's own Arrow unit, rounding toward negative infinity as Calcite does,
+     * so a value before 1970 falls in the bucket that holds it.
+     */
+    record TimeFloor(Column operand, TimeUnitRange unit) implements VectorExpression {
+        public TimeFloor {
+            requireNonNull(operand, "operand is null");
+            requireNonNull(unit, "unit is null");
+            unitMillis(unit);
+        }
+
+        @Override
+        public SqlTypeName type() {
+            return SqlTypeName.TIMESTAMP;
+        }
+
+        /** The bucket's length in milliseconds. */
+        public long millis() {
+            return unitMillis(unit);
+        }
+
+        private static long unitMillis(TimeUnitRange unit) {
+            return switch (unit) {
+                case SECOND -> 1_000L;
+                case MINUTE -> 60_000L;
+                case HOUR -> 3_600_000L;
+                case DAY -> 86_400_000L;
+                default -> throw new IllegalArgumentException("No fixed-length time bucket of " + unit);
+            };
+        }
+
+        @Override
+        public String describe(List<String> columnNames) {
+            return "FLOOR(" + operand.describe(columnNames) + " TO " + unit + ")";
+        }
+    }
+
     /** Whether {@code type} is computed in {@code long}s (else in {@code double}s). */
     static boolean integral(SqlTypeName type) {
         return type == SqlTypeName.TINYINT || type == SqlTypeName.SMALLINT || type == SqlTypeName.INTEGER
@@ -143,6 +184,9 @@ public sealed interface VectorExpression {
         SqlTypeName type = node.getType().getSqlTypeName();
         if (node instanceof RexInputRef ref) {
             return Optional.of(new Column(ref.getIndex(), type)); // of any type: a group key, a MIN argument
+        }
+        if (type == SqlTypeName.TIMESTAMP && node instanceof RexCall floor && floor.getKind() == SqlKind.FLOOR) {
+            return timeFloor(floor);
         }
         if (!COMPUTED.contains(type)) {
             return Optional.empty();
@@ -182,6 +226,22 @@ public sealed interface VectorExpression {
                 return Optional.empty();
             }
         }
+    }
+
+    /** {@code FLOOR(column TO unit)} of a {@code TIMESTAMP} column to a fixed-length unit; else empty. */
+    private static Optional<VectorExpression> timeFloor(RexCall floor) {
+        List<RexNode> operands = floor.getOperands();
+        if (operands.size() != 2 || !(operands.get(0) instanceof RexInputRef ref)
+                || ref.getType().getSqlTypeName() != SqlTypeName.TIMESTAMP
+                || !(operands.get(1) instanceof RexLiteral flag)) {
+            return Optional.empty();
+        }
+        TimeUnitRange unit = flag.getValueAs(TimeUnitRange.class);
+        if (unit != TimeUnitRange.SECOND && unit != TimeUnitRange.MINUTE && unit != TimeUnitRange.HOUR
+                && unit != TimeUnitRange.DAY) {
+            return Optional.empty(); // weeks, months and years are calendar units: Calcite's
+        }
+        return Optional.of(new TimeFloor(new Column(ref.getIndex(), SqlTypeName.TIMESTAMP), unit));
     }
 
     /**

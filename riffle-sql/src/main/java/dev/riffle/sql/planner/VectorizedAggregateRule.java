@@ -49,11 +49,24 @@ public final class VectorizedAggregateRule extends RelOptRule {
         if (plan.isEmpty()) {
             return;
         }
+        if (call.rels.length == 2 && readsNoColumn(aggregate)) {
+            // count(*) straight over the scan: no Project names the columns it needs (none), so the
+            // scan still reads every column; one, the narrowest, is all it needs to count rows.
+            FlussScan narrowed = scan.withPlan(scan.plan().withColumns(List.of(scan.narrowestColumn())));
+            call.transformTo(new VectorizedAggregate(narrowed, VectorizedInput.between(List.of(), narrowed)
+                    .orElseThrow(), plan.get(), aggregate.getRowType(), aggregate.getTraitSet()));
+            return;
+        }
         Optional<VectorizedInput> input = VectorizedInput.of(call, 1);
         if (input.isEmpty()) {
             return;
         }
         call.transformTo(new VectorizedAggregate(scan, input.get(), plan.get(), aggregate.getRowType(),
                 aggregate.getTraitSet()));
+    }
+
+    private static boolean readsNoColumn(Aggregate aggregate) {
+        return aggregate.getGroupSet().isEmpty() && aggregate.getAggCallList().stream()
+                .allMatch(call -> call.getArgList().isEmpty() && call.filterArg < 0);
     }
 }
