@@ -1,119 +1,118 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.types.ArrowColumnMemory;
 import java.util.Arrays;
-import org.apache.arrow.vector.VarCharVector;
+import org.apache.fluss.memory.MemorySegment;
 
 /**
- * Group numbers by a string key's UTF-8 bytes, read from the vector's buffers without making a
- * {@code String} per row: open addressing, linear probing, at most half full; each group's bytes
- * are kept once, in one array. Group numbers are the caller's (they need not be dense). Byte
- * equality is Calcite's {@code String} equality for valid UTF-8, which Arrow's {@code Utf8} type
- * requires and Fluss writes; malformed bytes, which Java decodes to U+FFFD, would group apart where
- * their decoded strings are equal.
+ * Group numbers by a string key's UTF-8 bytes, read from the column's memory without making a
+ * {@code String} per row: open addressing, linear probing, at most half full. A slot holds the
+ * key's hash beside its group number, so a probe touches one array until the hashes match; each
+ * group's bytes are kept once, in one arena. Group numbers are the caller's (they need not be
+ * dense). Byte equality is Calcite's {@code String} equality for valid UTF-8, which Arrow's
+ * {@code Utf8} type requires and Fluss writes; malformed bytes, which Java decodes to U+FFFD, would
+ * group apart where their decoded strings are equal.
  */
 final class BytesGroupTable {
-    /** Group number per slot, -1 when free. */
-    private int[] slots = new int[64];
-    /** Per group: the hash, and where its bytes are in {@link #bytes}. */
-    private int[] hashes = new int[16];
+    /** Per slot: the hash in the high half, the group number plus one in the low half; 0 when free. */
+    private long[] slots = new long[64];
+    /** Per group: where its bytes are in {@link #bytes}. */
     private int[] starts = new int[16];
     private int[] lengths = new int[16];
     private byte[] bytes = new byte[1024];
+    private MemorySegment arena = MemorySegment.wrap(bytes);
     private int used;
     private int size;
-    /** The row being looked up, copied out of the vector once. */
-    private byte[] row = new byte[64];
+    /** The row looked up last: where its bytes are, its hash, for a following {@link #put}. */
+    private MemorySegment rowSegment;
+    private int rowStart;
     private int rowLength;
     private int rowHash;
 
-    BytesGroupTable() {
-        Arrays.fill(slots, -1);
-    }
-
     /**
-     * The group of the non-null {@code index} of {@code vector}, or -1; it stays the table's
-     * current row for a following {@link #put}.
+     * The group of the non-null {@code row} of a string column, or -1; it stays the table's current
+     * row for a following {@link #put} (while the batch is open).
      */
-    int get(VarCharVector vector, int index) {
-        long start = vector.getStartOffset(index);
-        rowLength = (int) (vector.getEndOffset(index) - start);
-        if (row.length < rowLength) {
-            row = new byte[Math.max(rowLength, row.length * 2)];
-        }
-        vector.getDataBuffer().getBytes(start, row, 0, rowLength);
-        return find();
+    int get(ArrowColumnMemory column, int row) {
+        int start = column.start(row);
+        return find(column.data(), start, column.end(row) - start);
     }
 
     /** The group of {@code utf8}, or -1; it stays the table's current row for a following {@link #put}. */
     int get(byte[] utf8) {
-        row = utf8.length <= row.length ? row : new byte[Math.max(utf8.length, row.length * 2)];
-        System.arraycopy(utf8, 0, row, 0, utf8.length);
-        rowLength = utf8.length;
-        return find();
+        return find(MemorySegment.wrap(utf8), 0, utf8.length);
     }
 
-    private int find() {
-        rowHash = hash(row, rowLength);
+    private int find(MemorySegment segment, int start, int length) {
+        rowSegment = segment;
+        rowStart = start;
+        rowLength = length;
+        rowHash = hash(segment, start, length);
         int mask = slots.length - 1;
         for (int slot = rowHash & mask; ; slot = (slot + 1) & mask) {
-            int group = slots[slot];
-            if (group < 0) {
+            long entry = slots[slot];
+            if (entry == 0) {
                 return -1;
             }
-            if (hashes[group] == rowHash && Arrays.equals(bytes, starts[group], starts[group] + lengths[group], row, 0,
-                    rowLength)) {
-                return group;
+            if ((int) (entry >>> 32) == rowHash) {
+                int group = (int) entry - 1;
+                if (lengths[group] == length && arena.equalTo(segment, starts[group], start, length)) {
+                    return group;
+                }
             }
         }
     }
 
-    /** Adds the current row (the last {@link #get}, which found none) as group {@code group}. */
+    /** Adds the current row (the last {@code get}, which found none) as group {@code group}. */
     void put(int group) {
-        if (group >= hashes.length) {
-            int capacity = Math.max(group + 1, hashes.length * 2);
-            hashes = Arrays.copyOf(hashes, capacity);
+        if (group >= starts.length) {
+            int capacity = Math.max(group + 1, starts.length * 2);
             starts = Arrays.copyOf(starts, capacity);
             lengths = Arrays.copyOf(lengths, capacity);
         }
         if (bytes.length - used < rowLength) {
             bytes = Arrays.copyOf(bytes, Math.max(used + rowLength, bytes.length * 2));
+            arena = MemorySegment.wrap(bytes);
         }
-        System.arraycopy(row, 0, bytes, used, rowLength);
-        hashes[group] = rowHash;
+        rowSegment.get(rowStart, bytes, used, rowLength);
         starts[group] = used;
         lengths[group] = rowLength;
         used += rowLength;
         if (2 * (size + 1) > slots.length) {
-            // From the old slots, not 0..size: the caller's group numbers have gaps (its null group).
-            int[] old = slots;
-            slots = new int[old.length * 2];
-            Arrays.fill(slots, -1);
-            for (int existing : old) {
-                if (existing >= 0) {
-                    insert(existing);
+            long[] old = slots;
+            slots = new long[old.length * 2];
+            for (long entry : old) {
+                if (entry != 0) {
+                    insert(entry);
                 }
             }
         }
-        insert(group);
+        insert(((long) rowHash << 32) | (group + 1L));
         size++;
     }
 
-    private void insert(int group) {
+    private void insert(long entry) {
         int mask = slots.length - 1;
-        int slot = hashes[group] & mask;
-        while (slots[slot] >= 0) {
+        int slot = (int) (entry >>> 32) & mask;
+        while (slots[slot] != 0) {
             slot = (slot + 1) & mask;
         }
-        slots[slot] = group;
+        slots[slot] = entry;
     }
 
-    private static int hash(byte[] value, int length) {
-        int h = 0;
-        for (int i = 0; i < length; i++) {
-            h = 31 * h + value[i];
+    /** Eight bytes at a time; the length goes in first, so keys that differ by trailing zero bytes part. */
+    private static int hash(MemorySegment segment, int start, int length) {
+        long h = 0x9E3779B97F4A7C15L ^ length;
+        int i = 0;
+        for (; i + 8 <= length; i += 8) {
+            h = (h ^ segment.getLong(start + i)) * 0xBF58476D1CE4E5B9L;
+            h ^= h >>> 31;
         }
-        // Spread the bits: the table's slot is the low bits.
-        h *= 0x9E3779B9;
-        return h ^ (h >>> 16);
+        long tail = 0;
+        for (; i < length; i++) {
+            tail = (tail << 8) | (segment.get(start + i) & 0xFF);
+        }
+        h = (h ^ tail) * 0x94D049BB133111EBL;
+        return (int) (h ^ (h >>> 32));
     }
 }

@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.types.ArrowColumnMemory;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -85,9 +86,10 @@ abstract class GroupNumbers {
                 lookup = integers(vector) ? Lookup.INTEGER : vector instanceof VarCharVector ? Lookup.UTF8 : Lookup.VALUE;
             }
             if (lookup == Lookup.UTF8) {
-                VarCharVector strings = vector instanceof VarCharVector v ? v : null;
+                ArrowColumnMemory strings = vector instanceof VarCharVector
+                        ? ArrowColumnMemory.of(vector).orElseThrow() : null;
                 for (int row = 0; row < rows; row++) {
-                    if (vector.isNull(row)) {
+                    if (strings != null ? strings.isNull(row) : vector.isNull(row)) {
                         groupOfRow[row] = nullGroup();
                         continue;
                     }

@@ -47,12 +47,13 @@ class GroupTablesTest {
             vector.setValueCount(keys.size());
 
             BytesGroupTable table = new BytesGroupTable();
+            dev.riffle.core.types.ArrowColumnMemory column = dev.riffle.core.types.ArrowColumnMemory.of(vector).orElseThrow();
             Map<String, Integer> expected = new HashMap<>();
             for (int pass = 0; pass < 2; pass++) {
                 for (int row = 0; row < keys.size(); row++) {
                     String key = keys.get(row);
                     // Rows alternate between the vector's buffers and a key's own bytes (a batch of another vector type).
-                    int group = row % 2 == 0 ? table.get(vector, row) : table.get(key.getBytes(StandardCharsets.UTF_8));
+                    int group = row % 2 == 0 ? table.get(column, row) : table.get(key.getBytes(StandardCharsets.UTF_8));
                     if (group < 0) {
                         assertThat(expected).as("a new group for %s", key).doesNotContainKey(key);
                         group = expected.size();
