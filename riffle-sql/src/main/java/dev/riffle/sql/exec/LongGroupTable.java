@@ -1,55 +1,50 @@
 package dev.riffle.sql.exec;
 
-import java.util.Arrays;
-
-/** Group numbers by a {@code long} key: open addressing, linear probing, at most half full. */
+/**
+ * Group numbers by a {@code long} key: open addressing, linear probing, at most half full. Each
+ * slot keeps the key and its group number plus one side by side in one array (0: free), so a probe
+ * of a table too big for the cache misses once, not once for the key and again for the group.
+ */
 final class LongGroupTable {
-    private long[] keys = new long[64];
-    private int[] groups = new int[64];
+    /** Slot {@code i}: the key at {@code 2i}, the group number plus one at {@code 2i + 1} (0 when free). */
+    private long[] slots = new long[128];
     private int size;
-
-    LongGroupTable() {
-        Arrays.fill(groups, -1);
-    }
 
     /** The group of {@code key}, or -1. */
     int get(long key) {
-        int mask = keys.length - 1;
+        int mask = (slots.length >> 1) - 1;
         for (int slot = slot(key, mask); ; slot = (slot + 1) & mask) {
-            int group = groups[slot];
-            if (group < 0 || keys[slot] == key) {
-                return group;
+            long group = slots[2 * slot + 1];
+            if (group == 0 || slots[2 * slot] == key) {
+                return (int) group - 1;
             }
         }
     }
 
     void put(long key, int group) {
-        if (2 * (size + 1) > keys.length) {
+        if (2 * (size + 1) > slots.length >> 1) {
             grow();
         }
-        insert(key, group);
+        insert(key, group + 1L);
         size++;
     }
 
-    private void insert(long key, int group) {
-        int mask = keys.length - 1;
+    private void insert(long key, long groupPlusOne) {
+        int mask = (slots.length >> 1) - 1;
         int slot = slot(key, mask);
-        while (groups[slot] >= 0) {
+        while (slots[2 * slot + 1] != 0) {
             slot = (slot + 1) & mask;
         }
-        keys[slot] = key;
-        groups[slot] = group;
+        slots[2 * slot] = key;
+        slots[2 * slot + 1] = groupPlusOne;
     }
 
     private void grow() {
-        long[] oldKeys = keys;
-        int[] oldGroups = groups;
-        keys = new long[oldKeys.length * 2];
-        groups = new int[oldKeys.length * 2];
-        Arrays.fill(groups, -1);
-        for (int i = 0; i < oldKeys.length; i++) {
-            if (oldGroups[i] >= 0) {
-                insert(oldKeys[i], oldGroups[i]);
+        long[] old = slots;
+        slots = new long[old.length * 2];
+        for (int i = 0; i < old.length; i += 2) {
+            if (old[i + 1] != 0) {
+                insert(old[i], old[i + 1]);
             }
         }
     }
