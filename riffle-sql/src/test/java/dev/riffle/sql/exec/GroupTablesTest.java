@@ -75,6 +75,30 @@ class GroupTablesTest {
      * them in another vector type; each key keeps one group, and the group gives its key back.
      */
     @Test
+    void longKeysGetOneGroupEachAsAMapWould() {
+        java.util.Random random = new java.util.Random(43);
+        LongGroupTable table = new LongGroupTable();
+        Map<Long, Integer> expected = new HashMap<>();
+        long[] edges = {0, -1, 1, Long.MIN_VALUE, Long.MAX_VALUE};
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < 300_000; i++) {
+                // Far more groups than the table's first slots: it grows many times, keys collide in the low bits.
+                long key = i < edges.length ? edges[i] : random.nextInt(200_000) * 1_024L - 100_000_000L;
+                int group = table.get(key);
+                if (group < 0) {
+                    assertThat(expected).as("a new group for %s", key).doesNotContainKey(key);
+                    // The caller's numbers, with gaps, as GroupNumbers leaves one for null.
+                    group = 2 * expected.size() + 1;
+                    table.put(key, group);
+                    expected.put(key, group);
+                }
+                assertThat(group).as("group of %s", key).isEqualTo(expected.get(key));
+            }
+        }
+        assertThat(expected).containsKeys(0L, -1L, Long.MIN_VALUE, Long.MAX_VALUE).hasSizeGreaterThan(150_000);
+    }
+
+    @Test
     void aStringKeyColumnWithNullsKeepsOneGroupPerKeyAcrossBatches() {
         Random random = new Random(3);
         GroupNumbers numbers = GroupNumbers.of(List.of(0));
