@@ -5,6 +5,8 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
+import dev.riffle.local.junit.TestNames;
+import dev.riffle.server.sql.SqlConnections;
 import dev.riffle.server.session.FlussConnections;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.session.Session;
@@ -44,6 +46,40 @@ class ServerRuntimeIT {
             assertThat(connections.byOwner()).isEqualTo(Map.of(FlussConnections.SERVER, 1));
         }
         assertThat(connections.byOwner()).isEmpty();
+    }
+
+    /**
+     * A session's SQL and its requests use one set of table handles: the statements' handle of a
+     * table is in the session's handles, and a request asking for it after opens nothing more.
+     */
+    @Test
+    void aSessionsStatementsAndRequestsShareItsTableHandles(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("handles");
+        try (ServerRuntime runtime = ServerRuntime.builder("the test").clientConfig(cluster.clientConfig()).open();
+                RequestContext request = runtime.sessions().open(Optional.empty(), "a point query")) {
+            Session session = request.session();
+            try (SqlConnections.Lease lease = session.sql().borrow()) {
+                lease.executeDdl("CREATE DATABASE " + db);
+                lease.executeDdl("CREATE TABLE " + db + ".kv (id INT, v STRING, PRIMARY KEY (id) NOT ENFORCED)");
+                long before = session.handles().tablesOpened();
+                try (java.sql.Statement insert = lease.prepare("SELECT 1").getConnection().createStatement()) {
+                    insert.executeUpdate("INSERT INTO " + db + ".kv VALUES (1, 'one'), (2, 'two')");
+                }
+                java.sql.PreparedStatement point = lease.prepare("SELECT v FROM " + db + ".kv WHERE id = ?");
+                point.setInt(1, 2);
+                try (java.sql.ResultSet rs = point.executeQuery()) {
+                    assertThat(rs.next()).isTrue();
+                    assertThat(rs.getString(1)).isEqualTo("two");
+                }
+                org.apache.fluss.metadata.TableInfo info = session.handles().info(
+                        org.apache.fluss.metadata.TablePath.of(db, "kv"));
+                assertThat(session.handles().hasOpen(info)).as("the statement's handle, in the session's handles")
+                        .isTrue();
+                session.handles().table(info);
+                assertThat(session.handles().tablesOpened() - before)
+                        .as("handles opened by the insert, the query and the request").isEqualTo(1);
+            }
+        }
     }
 
     @Test

@@ -10,7 +10,7 @@ import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;
-import dev.riffle.server.session.SchemaDerived;
+import dev.riffle.core.tables.SchemaDerived;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;

@@ -3,9 +3,10 @@ package dev.riffle.server.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.tables.TableHandles;
 import dev.riffle.server.sql.SqlConnections;
 import java.util.Optional;
-import java.util.function.Supplier;
+import java.util.function.Function;
 import org.apache.fluss.client.FlussConnection;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -29,7 +30,7 @@ public final class Session implements AutoCloseable {
     /** The connection's place in the process's count, when the session opened it (and closes it). */
     private final Optional<FlussConnections.Held> ownConnection;
     private final TableHandles handles;
-    private final Supplier<SqlConnections> sqlFactory;
+    private final Function<TableHandles, SqlConnections> sqlFactory;
     private final SessionLedger ledger;
     private volatile SqlConnections sql;
     private volatile boolean closed;
@@ -39,10 +40,11 @@ public final class Session implements AutoCloseable {
      * @param riffle the connection, the server's allocator and its lake side
      * @param ownConnection when the session opened its connection (and closing it closes the
      *     connection): the connection's place in the process's count
-     * @param sql opens the session's SQL connections when a first statement needs them
+     * @param sql opens the session's SQL connections, over its table handles, when a first statement
+     *     needs them
      */
     Session(Optional<String> principal, Riffle riffle, Optional<FlussConnections.Held> ownConnection,
-            Supplier<SqlConnections> sql,
+            Function<TableHandles, SqlConnections> sql,
             SessionLedger ledger) {
         this.principal = requireNonNull(principal, "principal is null");
         this.riffle = requireNonNull(riffle, "riffle is null");
@@ -79,7 +81,7 @@ public final class Session implements AutoCloseable {
                     throw new IllegalStateException("The session of " + principal.orElse("the server") + " is closed");
                 }
                 if (sql == null) {
-                    sql = sqlFactory.get();
+                    sql = sqlFactory.apply(handles);
                 }
                 known = sql;
             }
@@ -103,10 +105,15 @@ public final class Session implements AutoCloseable {
             openSql = sql;
         }
         try {
-            handles.close();
+            // The SQL first: its statements use the session's table handles.
             if (openSql != null) {
                 openSql.close();
             }
+        } catch (Exception e) {
+            LOG.warn("Closing the SQL of the session of {} failed", principal.orElse("the server"), e);
+        }
+        try {
+            handles.close();
         } catch (Exception e) {
             LOG.warn("Closing the session of {} failed", principal.orElse("the server"), e);
         } finally {

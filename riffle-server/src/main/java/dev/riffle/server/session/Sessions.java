@@ -80,8 +80,8 @@ public final class Sessions implements AutoCloseable {
         Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
         SessionLedger ledger = new SessionLedger();
         Session session = new Session(Optional.empty(), riffle, Optional.empty(),
-                () -> SqlConnections.over(riffle, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
-                        limits.statements()), ledger);
+                handles -> SqlConnections.over(riffle, SHARED_SQL_CONNECTIONS, limits.requestTimeout(),
+                        limits.statements(), handles), ledger);
         return new Sessions(allocator, limits, Optional.of(session), Optional.empty(), ledger, statements, surface,
                 true);
     }
@@ -105,8 +105,8 @@ public final class Sessions implements AutoCloseable {
             FlussConnections.Held held = connections.opened(user);
             Riffle riffle = Riffle.using(connection, allocator).withLake(lake);
             return new Session(Optional.of(user), riffle, Optional.of(held),
-                    () -> SqlConnections.over(riffle, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
-                            limits.statements()), ledger);
+                    handles -> SqlConnections.over(riffle, PRINCIPAL_SQL_CONNECTIONS, limits.requestTimeout(),
+                            limits.statements(), handles), ledger);
         });
         return new Sessions(allocator, limits, Optional.empty(), Optional.of(pool), ledger, statements, surface,
                 true);

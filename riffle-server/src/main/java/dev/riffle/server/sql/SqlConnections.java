@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.engine.SqlEngine;
+import dev.riffle.core.tables.TableHandles;
 import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
@@ -38,6 +39,8 @@ public final class SqlConnections implements AutoCloseable {
 
     private final Riffle riffle;
     private final StatementLimits limits;
+    /** The session's table handles, which the engine's statements use too (empty: the engine's own). */
+    private final Optional<TableHandles> handles;
     private final Semaphore permits;
     private final Duration waitTimeout;
     /** Idle connections by the dialect they speak. */
@@ -49,7 +52,9 @@ public final class SqlConnections implements AutoCloseable {
     private SqlEngine engine;
     private volatile boolean closed;
 
-    private SqlConnections(Riffle riffle, StatementLimits limits, int size, Duration waitTimeout) {
+    private SqlConnections(Riffle riffle, StatementLimits limits, Optional<TableHandles> handles, int size,
+            Duration waitTimeout) {
+        this.handles = requireNonNull(handles, "handles is null");
         if (size <= 0) {
             throw new IllegalArgumentException("size must be positive, got " + size);
         }
@@ -72,7 +77,17 @@ public final class SqlConnections implements AutoCloseable {
      * @param waitTimeout how long a request waits for a free connection before a 503
      */
     public static SqlConnections over(Riffle riffle, int size, Duration waitTimeout, StatementLimits limits) {
-        return new SqlConnections(riffle, limits, size, waitTimeout);
+        return new SqlConnections(riffle, limits, Optional.empty(), size, waitTimeout);
+    }
+
+    /**
+     * As {@link #over(Riffle, int, Duration, StatementLimits)}, the statements using the session's
+     * table handles and lookupers ({@code handles}), which stay the caller's to close after the pool.
+     */
+    public static SqlConnections over(Riffle riffle, int size, Duration waitTimeout, StatementLimits limits,
+            TableHandles handles) {
+        return new SqlConnections(riffle, limits, Optional.of(requireNonNull(handles, "handles is null")), size,
+                waitTimeout);
     }
 
     /** A connection of Calcite's dialect for one request; close the lease to give it back. */
@@ -112,7 +127,8 @@ public final class SqlConnections implements AutoCloseable {
         SqlEngine shared;
         synchronized (all) {
             if (engine == null) {
-                engine = SqlEngine.over(riffle, limits);
+                engine = handles.isPresent() ? SqlEngine.over(riffle, limits, handles.get())
+                        : SqlEngine.over(riffle, limits);
             }
             shared = engine;
         }

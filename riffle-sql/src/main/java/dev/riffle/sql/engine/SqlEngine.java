@@ -3,6 +3,7 @@ package dev.riffle.sql.engine;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.tables.TableHandles;
 import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.StatementLimits;
@@ -10,6 +11,7 @@ import dev.riffle.sql.jdbc.RiffleDriver;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.List;
+import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
@@ -52,11 +54,27 @@ public final class SqlEngine implements AutoCloseable {
      * child of {@code riffle}'s allocator; {@code riffle} stays the caller's to close, after the engine.
      */
     public static SqlEngine over(Riffle riffle, StatementLimits limits) {
+        return over(riffle, limits, Optional.empty());
+    }
+
+    /**
+     * As {@link #over(Riffle, StatementLimits)}, its statements using the caller's table handles
+     * and lookupers ({@code handles}, opened on {@code riffle}'s connection): a server session's,
+     * so that the session keeps one handle per table version for its requests and its SQL alike.
+     * They stay the caller's to close, after the engine.
+     */
+    public static SqlEngine over(Riffle riffle, StatementLimits limits, TableHandles handles) {
+        return over(riffle, limits, Optional.of(requireNonNull(handles, "handles is null")));
+    }
+
+    private static SqlEngine over(Riffle riffle, StatementLimits limits, Optional<TableHandles> handles) {
         requireNonNull(riffle, "riffle is null");
         requireNonNull(limits, "limits is null");
         BufferAllocator allocator = riffle.allocator().newChildAllocator("sql-engine", 0, Long.MAX_VALUE);
         try {
-            return new SqlEngine(allocator, FlussSession.using(riffle.withAllocator(allocator), limits));
+            Riffle own = riffle.withAllocator(allocator);
+            return new SqlEngine(allocator, handles.isPresent() ? FlussSession.using(own, limits, handles.get())
+                    : FlussSession.using(own, limits));
         } catch (RuntimeException e) {
             allocator.close();
             throw e;

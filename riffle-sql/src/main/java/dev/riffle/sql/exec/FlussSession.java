@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
 import dev.riffle.core.read.ReadBuilder;
-import dev.riffle.core.rpc.RetryingTables;
+import dev.riffle.core.tables.TableHandles;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -12,7 +12,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.admin.Admin;
-import dev.riffle.core.kv.LookuperPool;
 import dev.riffle.core.kv.LookupsInFlight;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
@@ -24,7 +23,8 @@ import org.apache.fluss.metadata.TablePath;
 /**
  * What one SQL connection holds on to: a {@link Riffle} (Fluss connection, Arrow allocator and
  * the lake side, found once), and the Fluss table handles and lookupers that point queries
- * reuse. Thread-safe; closed with the JDBC connection.
+ * reuse ({@link TableHandles}: a server session's own, when the statements run in one). Thread-safe;
+ * closed with the JDBC connection.
  */
 public final class FlussSession implements AutoCloseable {
     /**
@@ -39,19 +39,21 @@ public final class FlussSession implements AutoCloseable {
     private final StatementLimits limits;
     private static final long RECENT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
-    private final Map<TablePath, Table> tables = new ConcurrentHashMap<>();
+    /** The table handles and lookupers: the server session's own when it gave them, else this session's. */
+    private final TableHandles handles;
+    private final boolean ownsHandles;
     private final Map<TablePath, Recent> recent = new ConcurrentHashMap<>();
 
     private record Recent(Optional<TableInfo> info, long atNanos) {}
-    private final LookuperPool lookupers;
     private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
     /** Counts {@link #read} calls ({@link #readsRequested}). */
     private final java.util.concurrent.atomic.LongAdder readsRequested = new java.util.concurrent.atomic.LongAdder();
 
-    private FlussSession(Riffle riffle, StatementLimits limits) {
+    private FlussSession(Riffle riffle, StatementLimits limits, Optional<TableHandles> shared) {
         this.riffle = requireNonNull(riffle, "riffle is null");
         this.limits = requireNonNull(limits, "limits is null");
-        this.lookupers = new LookuperPool(riffle.connection());
+        this.ownsHandles = shared.isEmpty();
+        this.handles = shared.orElseGet(() -> new TableHandles(riffle));
     }
 
     /** Connects to {@code bootstrapServers}; {@code overrides} are extra Fluss client settings. */
@@ -66,7 +68,7 @@ public final class FlussSession implements AutoCloseable {
         conf.setString("bootstrap.servers", requireNonNull(bootstrapServers, "bootstrapServers is null"));
         conf.setString("client.lookup.batch-timeout", DEFAULT_LOOKUP_BATCH_TIMEOUT);
         overrides.forEach(conf::setString);
-        return new FlussSession(Riffle.connect(conf), limits);
+        return new FlussSession(Riffle.connect(conf), limits, Optional.empty());
     }
 
     /**
@@ -76,12 +78,24 @@ public final class FlussSession implements AutoCloseable {
      */
     public static FlussSession using(Riffle riffle, StatementLimits limits) {
         requireNonNull(riffle, "riffle is null");
-        return new FlussSession(riffle.withAllocator(riffle.allocator()), limits);
+        return new FlussSession(riffle.withAllocator(riffle.allocator()), limits, Optional.empty());
+    }
+
+    /**
+     * As {@link #using(Riffle, StatementLimits)}, with the table handles and lookupers of the
+     * server session the statements run in ({@code handles}, opened on the same connection), so
+     * that the session keeps one handle per table version for its requests and its statements;
+     * they stay the caller's to close.
+     */
+    public static FlussSession using(Riffle riffle, StatementLimits limits, TableHandles handles) {
+        requireNonNull(riffle, "riffle is null");
+        return new FlussSession(riffle.withAllocator(riffle.allocator()), limits,
+                Optional.of(requireNonNull(handles, "handles is null")));
     }
 
     /** The room of this session's lookups in Fluss's lookup queue ({@link LookupsInFlight}). */
     public LookupsInFlight lookupsInFlight() {
-        return lookupers.lookupsInFlight();
+        return handles.lookupsInFlight();
     }
 
     /** What this connection's statements may cost. */
@@ -149,8 +163,7 @@ public final class FlussSession implements AutoCloseable {
 
     /** Whether {@link #table} has {@code info}'s table open already (it would open nothing now). */
     public boolean hasOpen(TableInfo info) {
-        Table table = tables.get(info.getTablePath());
-        return table != null && PreparedTables.sameVersion(table.getTableInfo(), info);
+        return handles.hasOpen(info);
     }
 
     /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */
@@ -177,13 +190,15 @@ public final class FlussSession implements AutoCloseable {
      * table was created anew or altered since (a handle writes rows in the schema it was opened with).
      */
     public Table table(TableInfo info) {
-        TablePath path = info.getTablePath();
-        Table table = tables.computeIfAbsent(path, p -> RetryingTables.open(riffle.connection(), p));
-        if (PreparedTables.sameVersion(table.getTableInfo(), info)) {
-            return table;
+        if (!handles.hasOpen(info)) {
+            Recent known = recent.get(info.getTablePath());
+            if (known != null && known.info().isPresent() && !PreparedTables.sameVersion(known.info().get(), info)) {
+                // altered or created again elsewhere: what is derived from the catalog is made anew
+                recent.remove(info.getTablePath());
+                catalogChanged();
+            }
         }
-        forget(path);
-        return tables.computeIfAbsent(path, p -> RetryingTables.open(riffle.connection(), p));
+        return handles.table(info);
     }
 
     /**
@@ -193,7 +208,8 @@ public final class FlussSession implements AutoCloseable {
      */
     public <T> T withLookuper(TableInfo info, List<String> lookupColumns,
             java.util.function.Function<Lookuper, T> use) {
-        return lookupers.with(table(info), lookupColumns, use);
+        table(info);
+        return handles.withLookuper(info, lookupColumns, use);
     }
 
     /**
@@ -213,28 +229,14 @@ public final class FlussSession implements AutoCloseable {
     public void forget(TablePath path) {
         catalogChanged();
         recent.remove(path);
-        Table table = tables.remove(path);
-        lookupers.forget(path);
-        if (table != null) {
-            try {
-                table.close();
-            } catch (Exception ignored) {
-                // closing a stale handle is best effort
-            }
-        }
+        handles.forget(path);
     }
 
     @Override
     public void close() throws Exception {
-        for (Table table : tables.values()) {
-            try {
-                table.close();
-            } catch (Exception ignored) {
-                // the connection below closes what is left
-            }
+        if (ownsHandles) {
+            handles.close();
         }
-        tables.clear();
-        lookupers.clear();
         riffle.close();
     }
 

@@ -1,4 +1,4 @@
-package dev.riffle.server.session;
+package dev.riffle.core.tables;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;

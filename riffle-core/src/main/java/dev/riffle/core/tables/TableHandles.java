@@ -1,4 +1,4 @@
-package dev.riffle.server.session;
+package dev.riffle.core.tables;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,7 +24,7 @@ import org.slf4j.LoggerFactory;
 
 /**
  * One session's open Fluss table handles, their metadata, and their lookupers, kept for the
- * session's requests and closed with it. Opening a handle asks the cluster for the table's
+ * session's requests (its HTTP routes and its SQL engine's statements alike) and closed with it. Opening a handle asks the cluster for the table's
  * metadata under the Fluss client's one metadata lock, so opening one per request serialises every
  * request behind a metadata round trip. A handle is keyed by the table's id: a table dropped and
  * created again gets a new one (fresh metadata says which id is current), and the old one is closed
@@ -137,6 +137,29 @@ public final class TableHandles implements AutoCloseable {
             return Optional.empty();
         }
         return Optional.of(known.info());
+    }
+
+    /** Whether {@code info}'s table version has its handle open (asking for it would open nothing). */
+    public boolean hasOpen(TableInfo info) {
+        return open.containsKey(Key.of(info));
+    }
+
+    /**
+     * Forgets {@code path}: its metadata, its handles (closed) and their lookupers. For a change
+     * made through this process (a table dropped, created again or altered), which the next request
+     * must see at once rather than within the second the metadata is trusted.
+     */
+    public void forget(TablePath path) {
+        requireNonNull(path, "path is null");
+        infos.remove(path);
+        lookupers.forget(path);
+        open.entrySet().removeIf(entry -> {
+            boolean of = entry.getKey().path().equals(path);
+            if (of) {
+                closeQuietly(entry.getValue().table());
+            }
+            return of;
+        });
     }
 
     /** The open handle of {@code info}'s table; not to be closed by the caller. */

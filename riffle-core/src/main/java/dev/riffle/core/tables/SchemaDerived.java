@@ -1,4 +1,4 @@
-package dev.riffle.server.session;
+package dev.riffle.core.tables;
 
 import static java.util.Objects.requireNonNull;
 
