@@ -192,7 +192,8 @@ final class GroupByPhase {
         return seconds;
     }
 
-    private static int duckThreads() throws Exception {
+    /** How many threads DuckDB runs a query on here (its default: one per core). */
+    static int duckThreads() throws Exception {
         try (java.sql.Connection duck = DriverManager.getConnection("jdbc:duckdb:");
                 Statement statement = duck.createStatement();
                 ResultSet rows = statement.executeQuery("SELECT current_setting('threads')")) {

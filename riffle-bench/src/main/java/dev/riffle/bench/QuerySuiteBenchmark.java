@@ -214,7 +214,7 @@ public final class QuerySuiteBenchmark {
         List<Double> ratios = new ArrayList<>();
         System.out.printf(Locale.ROOT, "%nQuery suite over %,d rows of %s: Riffle SQL (jdbc:riffle) and DuckDB (%d threads)"
                 + " over Riffle's Arrow C stream, %d rounds after one warm-up, read from Fluss every round%n", rows, EVENTS,
-                duckThreads(), rounds);
+                GroupByPhase.duckThreads(), rounds);
         try (java.sql.Connection riffleSql = DriverManager.getConnection("jdbc:riffle://" + bootstrap, new Properties());
                 Riffle riffle = Riffle.connect(bootstrap);
                 BufferAllocator streams = riffle.allocator().newChildAllocator("duckdb-streams", 0, Long.MAX_VALUE)) {
@@ -354,14 +354,5 @@ public final class QuerySuiteBenchmark {
 
     private static List<String> rounded(List<Double> seconds) {
         return seconds.stream().map(s -> String.format(Locale.ROOT, "%.2f", s)).toList();
-    }
-
-    private static int duckThreads() throws Exception {
-        try (java.sql.Connection duck = DriverManager.getConnection("jdbc:duckdb:");
-                Statement statement = duck.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT current_setting('threads')")) {
-            rows.next();
-            return ((Number) rows.getObject(1)).intValue();
-        }
     }
 }

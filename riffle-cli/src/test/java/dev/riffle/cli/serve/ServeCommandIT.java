@@ -218,14 +218,7 @@ class ServeCommandIT {
                             PermissionType.ALLOW)))).all().get();
                 }
                 login.setProperty("password", "alice-secret");
-                try (java.sql.Connection sql = DriverManager.getConnection(pg.group(1), login);
-                        java.sql.Statement statement = sql.createStatement()) {
-                    assertThat(statement.executeUpdate("INSERT INTO shop.notes VALUES (1, 'over PostgreSQL')"))
-                            .isEqualTo(1);
-                    ResultSet rs = statement.executeQuery("SELECT count(*) FROM shop.notes");
-                    assertThat(rs.next()).isTrue();
-                    assertThat(rs.getLong(1)).isEqualTo(1);
-                }
+                assertThat(insertAndCount(pg.group(1), login, "(1, 'over PostgreSQL')")).isEqualTo(1);
                 HttpResponse<String> written = client.send(HttpRequest.newBuilder(URI.create(gateway.url()
                         + "/v1/databases/shop/tables/notes/rows")).header("Authorization", basic("alice", "alice-secret"))
                         .header("Content-Type", "application/json")
@@ -242,14 +235,7 @@ class ServeCommandIT {
                 Matcher flight = Pattern.compile("Flight SQL:\\s+\\S+\\s+\\(JDBC: (jdbc:arrow-flight-sql:\\S+)\\)")
                         .matcher(out.toString());
                 assertThat(flight.find()).as(out.toString()).isTrue();
-                try (java.sql.Connection sql = DriverManager.getConnection(flight.group(1), login);
-                        java.sql.Statement statement = sql.createStatement()) {
-                    assertThat(statement.executeUpdate("INSERT INTO shop.notes VALUES (3, 'over Flight SQL')"))
-                            .isEqualTo(1);
-                    ResultSet rs = statement.executeQuery("SELECT count(*) FROM shop.notes");
-                    assertThat(rs.next()).isTrue();
-                    assertThat(rs.getLong(1)).isEqualTo(3);
-                }
+                assertThat(insertAndCount(flight.group(1), login, "(3, 'over Flight SQL')")).isEqualTo(3);
                 // bob never calls the gateway: his session is opened by PostgreSQL and kept by Flight SQL.
                 Properties bob = new Properties();
                 bob.setProperty("user", "bob");
@@ -273,6 +259,18 @@ class ServeCommandIT {
                 serve.stop();
             }
             assertThat(exit.get(60, TimeUnit.SECONDS)).as(out.toString()).isZero();
+        }
+    }
+
+    /** Inserts {@code row} into {@code shop.notes} over the JDBC {@code url}, then counts the table's rows there. */
+    private static long insertAndCount(String url, Properties login, String row) throws SQLException {
+        try (java.sql.Connection sql = DriverManager.getConnection(url, login);
+                java.sql.Statement statement = sql.createStatement()) {
+            assertThat(statement.executeUpdate("INSERT INTO shop.notes VALUES " + row)).as(url).isEqualTo(1);
+            try (ResultSet rs = statement.executeQuery("SELECT count(*) FROM shop.notes")) {
+                assertThat(rs.next()).isTrue();
+                return rs.getLong(1);
+            }
         }
     }
 
