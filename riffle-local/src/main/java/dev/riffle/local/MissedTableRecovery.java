@@ -2,6 +2,7 @@ package dev.riffle.local;
 
 import static java.util.Objects.requireNonNull;
 
+import java.lang.reflect.Field;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -28,6 +29,11 @@ import org.apache.fluss.server.zk.ZooKeeperUtils;
 import org.apache.fluss.server.zk.data.PartitionAssignment;
 import org.apache.fluss.server.zk.data.TableAssignment;
 import org.apache.fluss.server.zk.data.TableRegistration;
+import org.apache.fluss.server.zk.data.ZkData.DatabasesZNode;
+import org.apache.fluss.server.zk.data.ZkData.TableZNode;
+import org.apache.fluss.shaded.curator5.org.apache.curator.framework.recipes.cache.ChildData;
+import org.apache.fluss.shaded.curator5.org.apache.curator.framework.recipes.cache.CuratorCache;
+import org.apache.fluss.shaded.curator5.org.apache.curator.framework.recipes.cache.CuratorCacheListener;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -37,21 +43,26 @@ import org.slf4j.LoggerFactory;
  * <p>Fluss 0.9.1's coordinator learns of a new table only from the change of its ZooKeeper node
  * (empty when made, then written); when its cache first sees the node already written, the
  * creation is never handled (apache/fluss#2710): the table's buckets never get leaders, writes to it
- * wait forever, and its partitions fail to be created. Every {@link #PERIOD}, this compares what
- * ZooKeeper holds with what the coordinator knows (read on the coordinator's own event thread) and,
- * for a table or partition unknown for longer than {@link #GRACE} (the watch takes milliseconds),
- * puts the creation event the watch would have put. The coordinator skips an event for a table
- * or partition it already has, so a late watch event does no harm.
+ * wait forever. Worse, the watch still hears of the table's partitions, and a partition's creation
+ * handled while its table is unknown fails half-way, leaving the coordinator refusing every later
+ * state change (its request batch is never sent); only a restart recovers it.
  *
- * <p>Not repaired: a partition whose creation event reached the coordinator while it had missed
- * the partition's table. The coordinator fails half-way through that event, leaving the partition
- * half-made, a request batch that refuses every later state change, and bucket nodes in ZooKeeper;
- * only a restart of the coordinator recovers from it (tried: taking the partition out of the
- * context and sending the stuck batch still left the coordinator refusing the buckets' nodes).
- * It reaches into the coordinator's event processor, which only the embedded cluster can, and is
- * tied to Fluss 0.9.1's events and context. A table dropped in the instant between this check and
- * its event would be handed to the coordinator again (a table still listed after three seconds of
- * being unknown is a missed one, so this is a race of milliseconds after a miss).
+ * <p>So this keeps a second watch of the tables, on the coordinator's own ZooKeeper session, that
+ * puts a table's creation event as soon as the node is written, in whichever form the change
+ * arrives. One session delivers its notifications in order, and a partition is made only after its
+ * table's node is written, so the table's event is queued before any of its partitions' events.
+ * The coordinator skips an event for a table it already has, so when its own watch hears of the
+ * table too, the second event does no harm.
+ *
+ * <p>Behind that, every {@link #PERIOD}, this compares what ZooKeeper holds with what the
+ * coordinator knows (read on the coordinator's own event thread) and, for a table or partition
+ * unknown for longer than {@link #GRACE}, puts the creation event the watch would have put (a
+ * watch lost with its session, say).
+ *
+ * <p>It reaches into the coordinator (its ZooKeeper client and its event processor), which only the
+ * embedded cluster can, and is tied to Fluss 0.9.1's events and context. A table dropped in the
+ * instant between a check and its event would be handed to the coordinator again (a race of
+ * milliseconds after a miss).
  */
 final class MissedTableRecovery implements AutoCloseable {
     private static final Logger LOG = LoggerFactory.getLogger(MissedTableRecovery.class);
@@ -69,10 +80,14 @@ final class MissedTableRecovery implements AutoCloseable {
     /** When a table ("t" + id) or partition ("p" + id) was first seen unknown, in nanoTime. */
     private final Map<String, Long> unknownSince = new HashMap<>();
     private final AtomicLong recovered = new AtomicLong();
+    private final CuratorCache tableWatch;
 
-    private MissedTableRecovery(CoordinatorServer coordinator, ZooKeeperClient zooKeeper) {
+    private MissedTableRecovery(CoordinatorServer coordinator, ZooKeeperClient zooKeeper,
+            ZooKeeperClient coordinatorZooKeeper) {
         this.coordinator = requireNonNull(coordinator, "coordinator is null");
         this.zooKeeper = requireNonNull(zooKeeper, "zooKeeper is null");
+        this.tableWatch = CuratorCache.build(coordinatorZooKeeper.getCuratorClient(), DatabasesZNode.path());
+        tableWatch.listenable().addListener(this::tableNodeChanged);
         this.timer = Executors.newSingleThreadScheduledExecutor(runnable -> {
             Thread thread = new Thread(runnable, "riffle-missed-table-recovery");
             thread.setDaemon(true);
@@ -84,13 +99,49 @@ final class MissedTableRecovery implements AutoCloseable {
     static MissedTableRecovery start(CoordinatorServer coordinator, Configuration serverConf) {
         ZooKeeperClient client = ZooKeeperUtils.startZookeeperClient(serverConf,
                 error -> LOG.warn("ZooKeeper client of the missed-table recovery failed: {}", error.toString()));
-        MissedTableRecovery recovery = new MissedTableRecovery(coordinator, client);
+        MissedTableRecovery recovery = new MissedTableRecovery(coordinator, client, zooKeeperOf(coordinator));
+        recovery.tableWatch.start();
         recovery.timer.scheduleWithFixedDelay(recovery::checkQuietly, PERIOD.toMillis(), PERIOD.toMillis(),
                 TimeUnit.MILLISECONDS);
         return recovery;
     }
 
-    /** How many creation events this has put so far. */
+    /** The coordinator's own ZooKeeper client, whose session orders the notifications its watch gets. */
+    private static ZooKeeperClient zooKeeperOf(CoordinatorServer coordinator) {
+        try {
+            Field field = CoordinatorServer.class.getDeclaredField("zkClient");
+            field.setAccessible(true);
+            return requireNonNull((ZooKeeperClient) field.get(coordinator), "the coordinator has no ZooKeeper client");
+        } catch (ReflectiveOperationException e) {
+            throw new IllegalStateException("This Fluss version's coordinator keeps no zkClient field; the"
+                    + " missed-table recovery is written for Fluss 0.9.1", e);
+        }
+    }
+
+    /**
+     * A table node written: the creation the coordinator's watch may have dropped. Runs on the
+     * ZooKeeper client's event thread, ahead of the notifications of the table's partitions.
+     */
+    private void tableNodeChanged(CuratorCacheListener.Type type, ChildData before, ChildData after) {
+        if (after == null || after.getData() == null || after.getData().length == 0) {
+            return;
+        }
+        boolean created = type == CuratorCacheListener.Type.NODE_CREATED
+                || (type == CuratorCacheListener.Type.NODE_CHANGED
+                        && (before == null || before.getData() == null || before.getData().length == 0));
+        TablePath path = created ? TableZNode.parsePath(after.getPath()) : null;
+        if (path == null) {
+            return;
+        }
+        try {
+            handOver(path, TableZNode.decode(after.getData()), false);
+        } catch (Exception e) {
+            // The periodic check hands it over instead.
+            LOG.debug("Handing the coordinator the creation of table {} failed: {}", path, e.toString());
+        }
+    }
+
+    /** How many creation events the periodic check has put so far (tables and partitions it found missed). */
     long recovered() {
         return recovered.get();
     }
@@ -163,7 +214,7 @@ final class MissedTableRecovery implements AutoCloseable {
                 String key = "t" + table.getValue().tableId;
                 stillUnknown.add(key);
                 if (overdue(key, now)) {
-                    createTable(table.getKey(), table.getValue());
+                    handOver(table.getKey(), table.getValue(), true);
                 }
             }
         }
@@ -187,7 +238,8 @@ final class MissedTableRecovery implements AutoCloseable {
         return true;
     }
 
-    private void createTable(TablePath path, TableRegistration registration) throws Exception {
+    /** Puts {@code path}'s creation event; {@code missed} when the coordinator is known to lack the table. */
+    private void handOver(TablePath path, TableRegistration registration, boolean missed) throws Exception {
         TableAssignment assignment;
         if (registration.partitionKeys.isEmpty()) {
             Optional<TableAssignment> stored = zooKeeper.getTableAssignment(registration.tableId);
@@ -202,10 +254,14 @@ final class MissedTableRecovery implements AutoCloseable {
         if (schema.isEmpty()) {
             return;
         }
-        LOG.warn("Fluss's coordinator missed the creation of table {} (id {}; apache/fluss#2710); handing it the"
-                + " creation event its ZooKeeper watch would have", path, registration.tableId);
+        if (missed) {
+            LOG.warn("Fluss's coordinator missed the creation of table {} (id {}; apache/fluss#2710); handing it"
+                    + " the creation event its ZooKeeper watch would have", path, registration.tableId);
+        }
         events().put(new CreateTableEvent(registration.toTableInfo(path, schema.get()), assignment));
-        recovered.incrementAndGet();
+        if (missed) {
+            recovered.incrementAndGet();
+        }
     }
 
     private void createPartition(long partitionId, PartitionOf partition) throws Exception {
@@ -233,6 +289,7 @@ final class MissedTableRecovery implements AutoCloseable {
 
     @Override
     public void close() {
+        tableWatch.close();
         timer.shutdownNow();
         try {
             timer.awaitTermination(ACCESS_TIMEOUT.toMillis(), TimeUnit.MILLISECONDS);
