@@ -26,10 +26,11 @@ import org.slf4j.LoggerFactory;
  * One session's open Fluss table handles, their metadata, and their lookupers, kept for all the
  * session's work (a server's requests and the statements of its SQL engine alike) and closed with
  * it. Opening a handle asks the cluster for the table's metadata under the Fluss client's one
- * metadata lock, so opening one per request serialises every request behind a metadata round trip. A handle is keyed by the table's id: a table dropped and
- * created again gets a new one (fresh metadata says which id is current), and the old one is closed
- * (a request still holding the older metadata meanwhile gets a handle of its own, closed with the
- * session or at the table's next version).
+ * metadata lock, so opening one per request serialises every request behind a metadata round
+ * trip. A handle is keyed by the table's id: a table dropped and created again gets a new one
+ * (fresh metadata says which id is current), and the old one is closed (a request still holding
+ * the older metadata meanwhile gets a handle of its own, closed with the session or at the table's
+ * next version).
  *
  * <pre>{@code
  * TableInfo info = handles.info(path);
