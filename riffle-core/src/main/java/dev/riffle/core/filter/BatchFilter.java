@@ -19,8 +19,9 @@ import org.apache.fluss.predicate.Predicate;
  * IntPredicate keep = filter.bind(batch);
  * }</pre>
  *
- * <p>Rows are tested through {@link ArrowRowView}, a view of the Arrow cells as a Fluss row, so
- * no row is copied to be tested.
+ * <p>Rows are tested on the batch's column memory where the predicate's leaves allow
+ * ({@link VectorPredicate}), else through {@link ArrowRowView}, a view of the Arrow cells as a
+ * Fluss row; no row is copied to be tested.
  */
 public final class BatchFilter {
     private static final BatchFilter ALL = new BatchFilter(Optional.empty(), new int[0]);
@@ -60,8 +61,6 @@ public final class BatchFilter {
         if (predicate.isEmpty()) {
             return row -> true;
         }
-        ArrowRowView view = new ArrowRowView(batch, positions);
-        Predicate test = predicate.get();
-        return row -> test.test(view.at(row));
+        return VectorPredicate.bind(predicate.get(), batch, positions);
     }
 }

@@ -28,6 +28,18 @@ abstract class Accumulator {
     /** The group's result as a Calcite value of the aggregate's type. */
     abstract Object result(int group);
 
+    /**
+     * An empty accumulator of the same aggregate that reads columns the way this one decided to,
+     * for a second set of groups that {@link #absorb} merges back.
+     */
+    abstract Accumulator sibling();
+
+    /**
+     * Folds {@code other}'s state (a {@link #sibling}'s) into this one's: its group {@code g} is
+     * this one's {@code groupMap[g]}, for which {@link #ensure} made room.
+     */
+    abstract void absorb(Accumulator other, int[] groupMap, int otherGroups);
+
     static Accumulator of(Aggregation aggregation) {
         int argument = aggregation.argument();
         return switch (aggregation.function()) {
@@ -72,6 +84,19 @@ abstract class Accumulator {
         Object result(int group) {
             return counts[group];
         }
+
+        @Override
+        Accumulator sibling() {
+            return new CountRows();
+        }
+
+        @Override
+        void absorb(Accumulator other, int[] groupMap, int otherGroups) {
+            long[] theirs = ((CountRows) other).counts;
+            for (int group = 0; group < otherGroups; group++) {
+                counts[groupMap[group]] += theirs[group];
+            }
+        }
     }
 
     private static final class CountValues extends Accumulator {
@@ -108,6 +133,19 @@ abstract class Accumulator {
         @Override
         Object result(int group) {
             return counts[group];
+        }
+
+        @Override
+        Accumulator sibling() {
+            return new CountValues(argument);
+        }
+
+        @Override
+        void absorb(Accumulator other, int[] groupMap, int otherGroups) {
+            long[] theirs = ((CountValues) other).counts;
+            for (int group = 0; group < otherGroups; group++) {
+                counts[groupMap[group]] += theirs[group];
+            }
         }
     }
 
@@ -171,6 +209,41 @@ abstract class Accumulator {
         Object result(int group) {
             return counts[group];
         }
+
+        @Override
+        Accumulator sibling() {
+            CountDistinct sibling = new CountDistinct(argument);
+            sibling.byInteger = byInteger;
+            return sibling;
+        }
+
+        @Override
+        @SuppressWarnings("unchecked")
+        void absorb(Accumulator other, int[] groupMap, int otherGroups) {
+            CountDistinct theirs = (CountDistinct) other;
+            theirs.integers.forEach((group, value) -> {
+                if (integers.add(groupMap[group], value)) {
+                    counts[groupMap[group]]++;
+                }
+            });
+            for (int group = 0; group < otherGroups; group++) {
+                if (theirs.values[group] == null) {
+                    continue;
+                }
+                int mine = groupMap[group];
+                if (values[mine] == null) {
+                    values[mine] = new HashSet<>();
+                }
+                for (Object value : theirs.values[group]) {
+                    if (((Set<Object>) values[mine]).add(value)) {
+                        counts[mine]++;
+                    }
+                }
+            }
+            if (byInteger == null) {
+                byInteger = theirs.byInteger;
+            }
+        }
     }
 
     /** State of a sum: whether a group has seen a value. */
@@ -202,6 +275,21 @@ abstract class Accumulator {
 
         /** The sum of the group (its initial zero when it saw no value). */
         abstract Object value(int group);
+
+        @Override
+        final void absorb(Accumulator other, int[] groupMap, int otherGroups) {
+            Sum theirs = (Sum) other;
+            for (int group = 0; group < otherGroups; group++) {
+                if (theirs.seen[group]) {
+                    int mine = groupMap[group];
+                    addSum(mine, theirs, group);
+                    seen[mine] = true;
+                }
+            }
+        }
+
+        /** Adds {@code other}'s sum of its {@code group} to this one's sum of {@code mine}. */
+        abstract void addSum(int mine, Sum other, int group);
     }
 
     /**
@@ -246,6 +334,20 @@ abstract class Accumulator {
         }
 
         @Override
+        Accumulator sibling() {
+            return new IntegerSum(argument, type, zeroWhenEmpty);
+        }
+
+        @Override
+        void addSum(int mine, Sum other, int group) {
+            long sum = sums[mine] + ((IntegerSum) other).sums[group];
+            if (checked && (sum < min || sum > max)) {
+                throw new ArithmeticException("Value " + sum + " out of range");
+            }
+            sums[mine] = sum;
+        }
+
+        @Override
         Object value(int group) {
             long sum = sums[group];
             return switch (type) {
@@ -262,6 +364,16 @@ abstract class Accumulator {
 
         RealSum(int argument, boolean zeroWhenEmpty) {
             super(argument, zeroWhenEmpty);
+        }
+
+        @Override
+        Accumulator sibling() {
+            return new RealSum(argument, zeroWhenEmpty);
+        }
+
+        @Override
+        void addSum(int mine, Sum other, int group) {
+            sums[mine] += ((RealSum) other).sums[group];
         }
 
         @Override
@@ -297,6 +409,16 @@ abstract class Accumulator {
         }
 
         @Override
+        Accumulator sibling() {
+            return new DoubleSum(argument, zeroWhenEmpty);
+        }
+
+        @Override
+        void addSum(int mine, Sum other, int group) {
+            sums[mine] += ((DoubleSum) other).sums[group];
+        }
+
+        @Override
         void resize(int size) {
             sums = Arrays.copyOf(sums, size);
         }
@@ -329,6 +451,19 @@ abstract class Accumulator {
         }
 
         @Override
+        Accumulator sibling() {
+            return new DecimalSum(argument, zeroWhenEmpty);
+        }
+
+        @Override
+        void addSum(int mine, Sum other, int group) {
+            BigDecimal theirs = ((DecimalSum) other).sums[group];
+            if (theirs != null) {
+                sums[mine] = sums[mine] == null ? theirs : sums[mine].add(theirs);
+            }
+        }
+
+        @Override
         void resize(int size) {
             sums = Arrays.copyOf(sums, size);
         }
@@ -354,9 +489,10 @@ abstract class Accumulator {
     }
 
     /**
-     * MIN or MAX: the first of the least (greatest) values, as Calcite keeps it. Integer columns
-     * compare their primitive values (as Calcite's values of those types compare) and box a value
-     * only when it becomes a group's best.
+     * MIN or MAX: the first of the least (greatest) values, as Calcite keeps it. Integer and
+     * floating-point columns compare their primitive values (as Calcite's values of those types
+     * compare: {@link Double#compare} is {@code Double.compareTo}, and a float widens exactly) and
+     * box a value only when it becomes a group's best.
      */
     private static final class Extreme extends Accumulator {
         private final int argument;
@@ -364,8 +500,12 @@ abstract class Accumulator {
         private Object[] best = new Object[0];
         /** The primitive value of {@code best} when the column holds integers. */
         private long[] bestInteger = new long[0];
-        /** Whether values compare as primitives: decided by the first batch, kept for the read. */
-        private Boolean byInteger;
+        /** The primitive value of {@code best} when the column holds floating-point numbers. */
+        private double[] bestFloating = new double[0];
+        /** How values compare: decided by the first batch, kept for the read. */
+        private Comparison comparison;
+
+        private enum Comparison { INTEGER, FLOATING, VALUE }
 
         Extreme(int argument, boolean least) {
             this.argument = argument;
@@ -378,6 +518,7 @@ abstract class Accumulator {
                 int size = Math.max(groups, best.length * 2);
                 best = Arrays.copyOf(best, size);
                 bestInteger = Arrays.copyOf(bestInteger, size);
+                bestFloating = Arrays.copyOf(bestFloating, size);
             }
         }
 
@@ -386,10 +527,16 @@ abstract class Accumulator {
         void add(VectorSchemaRoot batch, int[] groupOfRow, int rows) {
             FieldVector vector = batch.getVector(argument);
             CalciteColumn column = CalciteColumn.of(vector);
-            if (byInteger == null) {
-                byInteger = GroupNumbers.integers(vector);
+            if (comparison == null) {
+                comparison = GroupNumbers.integers(vector) ? Comparison.INTEGER
+                        : vector instanceof Float8Vector || vector instanceof Float4Vector ? Comparison.FLOATING
+                        : Comparison.VALUE;
             }
-            if (byInteger) {
+            if (comparison == Comparison.FLOATING && (vector instanceof Float8Vector || vector instanceof Float4Vector)) {
+                addFloating(vector, column, groupOfRow, rows);
+                return;
+            }
+            if (comparison == Comparison.INTEGER) {
                 IntegerValues values = IntegerValues.of(vector);
                 for (int row = 0; row < rows; row++) {
                     if (values.isNull(row)) {
@@ -417,9 +564,59 @@ abstract class Accumulator {
             }
         }
 
+        private void addFloating(FieldVector vector, CalciteColumn column, int[] groupOfRow, int rows) {
+            ArrowColumnMemory memory = ArrowColumnMemory.of(vector).orElseThrow();
+            boolean doubles = vector instanceof Float8Vector;
+            for (int row = 0; row < rows; row++) {
+                if (memory.isNull(row)) {
+                    continue;
+                }
+                int group = groupOfRow[row];
+                double value = doubles ? memory.getDouble(row) : memory.getFloat(row);
+                if (best[group] == null || (least ? Double.compare(value, bestFloating[group]) < 0
+                        : Double.compare(value, bestFloating[group]) > 0)) {
+                    best[group] = column.get(row);
+                    bestFloating[group] = value;
+                }
+            }
+        }
+
         @Override
         Object result(int group) {
             return best[group];
+        }
+
+        @Override
+        Accumulator sibling() {
+            Extreme sibling = new Extreme(argument, least);
+            sibling.comparison = comparison;
+            return sibling;
+        }
+
+        @Override
+        @SuppressWarnings({"unchecked", "rawtypes"})
+        void absorb(Accumulator other, int[] groupMap, int otherGroups) {
+            Extreme theirs = (Extreme) other;
+            if (comparison == null) {
+                comparison = theirs.comparison;
+            }
+            for (int group = 0; group < otherGroups; group++) {
+                Object value = theirs.best[group];
+                if (value == null) {
+                    continue;
+                }
+                int mine = groupMap[group];
+                int order = best[mine] == null ? (least ? -1 : 1) : switch (comparison) {
+                    case INTEGER -> Long.compare(theirs.bestInteger[group], bestInteger[mine]);
+                    case FLOATING -> Double.compare(theirs.bestFloating[group], bestFloating[mine]);
+                    case VALUE -> ((Comparable) value).compareTo(best[mine]);
+                };
+                if (least ? order < 0 : order > 0) {
+                    best[mine] = value;
+                    bestInteger[mine] = theirs.bestInteger[group];
+                    bestFloating[mine] = theirs.bestFloating[group];
+                }
+            }
         }
     }
 }

@@ -33,6 +33,29 @@ abstract class GroupNumbers {
     /** Writes the key values of {@code group} to the start of {@code row}. */
     abstract void keyValues(int group, Object[] row);
 
+    /** Empty numbers of the same key columns that find groups the way these decided to (see {@link #absorb}). */
+    abstract GroupNumbers sibling();
+
+    /**
+     * Gives each group of {@code other} (a {@link #sibling}'s) its group here, adding the keys
+     * these do not have; the answer's element {@code g} is the group of {@code other}'s group {@code g}.
+     */
+    int[] absorb(GroupNumbers other) {
+        int[] groupMap = new int[other.count()];
+        Object[] key = new Object[width()];
+        for (int group = 0; group < groupMap.length; group++) {
+            other.keyValues(group, key);
+            groupMap[group] = groupOfKey(key);
+        }
+        return groupMap;
+    }
+
+    /** How many key columns there are. */
+    abstract int width();
+
+    /** The group of the key values {@code key} (Calcite values, one per key column), added when new. */
+    abstract int groupOfKey(Object[] key);
+
     static GroupNumbers of(List<Integer> columns) {
         if (columns.isEmpty()) {
             return new OneGroup();
@@ -57,6 +80,21 @@ abstract class GroupNumbers {
 
         @Override
         void keyValues(int group, Object[] row) {}
+
+        @Override
+        GroupNumbers sibling() {
+            return new OneGroup();
+        }
+
+        @Override
+        int width() {
+            return 0;
+        }
+
+        @Override
+        int groupOfKey(Object[] key) {
+            return 0;
+        }
     }
 
     private static final class OneColumn extends GroupNumbers {
@@ -151,6 +189,63 @@ abstract class GroupNumbers {
         void keyValues(int group, Object[] row) {
             row[0] = keys.get(group);
         }
+
+        @Override
+        GroupNumbers sibling() {
+            OneColumn sibling = new OneColumn(column);
+            sibling.lookup = lookup;
+            return sibling;
+        }
+
+        @Override
+        int width() {
+            return 1;
+        }
+
+        @Override
+        int groupOfKey(Object[] key) {
+            return groupOf(key[0]);
+        }
+
+        /** The group of the Calcite value {@code value}, added when new; looked up as this column's rows are. */
+        int groupOf(Object value) {
+            if (lookup == null) {
+                lookup = Lookup.VALUE; // numbers that read no batch: Calcite's equality serves any value
+            }
+            if (value == null && lookup != Lookup.VALUE) {
+                return nullGroup();
+            }
+            int group;
+            switch (lookup) {
+                case INTEGER -> {
+                    long key = ((Number) value).longValue();
+                    group = byInteger.get(key);
+                    if (group < 0) {
+                        group = keys.size();
+                        keys.add(value);
+                        byInteger.put(key, group);
+                    }
+                }
+                case UTF8 -> {
+                    group = byBytes.get(((String) value).getBytes(StandardCharsets.UTF_8));
+                    if (group < 0) {
+                        group = keys.size();
+                        keys.add(value);
+                        byBytes.put(group);
+                    }
+                }
+                default -> {
+                    Integer found = byValue.get(value);
+                    if (found == null) {
+                        found = keys.size();
+                        keys.add(value);
+                        byValue.put(value, found);
+                    }
+                    group = found;
+                }
+            }
+            return group;
+        }
     }
 
     /**
@@ -193,6 +288,33 @@ abstract class GroupNumbers {
         }
 
         @Override
+        GroupNumbers sibling() {
+            int[] indexes = new int[columns.length];
+            for (int i = 0; i < columns.length; i++) {
+                indexes[i] = columns[i].column;
+            }
+            SeveralColumns sibling = new SeveralColumns(indexes);
+            for (int i = 0; i < columns.length; i++) {
+                sibling.columns[i].lookup = columns[i].lookup;
+            }
+            return sibling;
+        }
+
+        @Override
+        int width() {
+            return columns.length;
+        }
+
+        @Override
+        int groupOfKey(Object[] key) {
+            int group = columns[0].groupOf(key[0]);
+            for (int i = 0; i < levels.length; i++) {
+                group = levels[i].groupOf(group, columns[i + 1].groupOf(key[i + 1]));
+            }
+            return group;
+        }
+
+        @Override
         void keyValues(int group, Object[] row) {
             Object[] one = new Object[1];
             for (int i = levels.length - 1; i >= 0; i--) {
@@ -204,9 +326,18 @@ abstract class GroupNumbers {
             row[0] = one[0];
         }
 
-        /** One step of the pairing: its groups, and the pair each one stands for. */
+        /**
+         * One step of the pairing: its groups, and the pair each one stands for. While both sides
+         * have few groups (the product at most {@link #DIRECT_LIMIT}), a pair's group is found by
+         * indexing an array with the pair; beyond that, in a hash table of pairs.
+         */
         private static final class Level {
-            private final LongGroupTable byPair = new LongGroupTable();
+            private static final int DIRECT_LIMIT = 1 << 16;
+            private LongGroupTable byPair;
+            /** Group + 1 by {@code left << shift | right}; 0 where no group is. Null once the pairs outgrow it. */
+            private int[] direct = new int[64];
+            private int shift = 3;
+            private int leftLimit = 8;
             private int[] previous = new int[16];
             private int[] columnGroup = new int[16];
             private int size;
@@ -214,20 +345,70 @@ abstract class GroupNumbers {
             /** Replaces each row's group of the columns so far by its group of those and one more. */
             void number(int[] groupOfRow, int[] columnGroups, int rows) {
                 for (int row = 0; row < rows; row++) {
-                    long pair = (long) groupOfRow[row] << 32 | columnGroups[row];
-                    int group = byPair.get(pair);
+                    groupOfRow[row] = groupOf(groupOfRow[row], columnGroups[row]);
+                }
+            }
+
+            /** The group of the pair, added when new. */
+            int groupOf(int left, int right) {
+                if (direct != null && (left >= leftLimit || right >= 1 << shift)) {
+                    widen(left, right);
+                }
+                int group;
+                if (direct != null) {
+                    int slot = left << shift | right;
+                    group = direct[slot] - 1;
                     if (group < 0) {
-                        group = size++;
-                        if (group == previous.length) {
-                            previous = Arrays.copyOf(previous, group * 2);
-                            columnGroup = Arrays.copyOf(columnGroup, group * 2);
-                        }
-                        previous[group] = groupOfRow[row];
-                        columnGroup[group] = columnGroups[row];
+                        group = add(left, right);
+                        direct[slot] = group + 1;
+                    }
+                } else {
+                    long pair = (long) left << 32 | right;
+                    group = byPair.get(pair);
+                    if (group < 0) {
+                        group = add(left, right);
                         byPair.put(pair, group);
                     }
-                    groupOfRow[row] = group;
                 }
+                return group;
+            }
+
+            private int add(int left, int right) {
+                int group = size++;
+                if (group == previous.length) {
+                    previous = Arrays.copyOf(previous, group * 2);
+                    columnGroup = Arrays.copyOf(columnGroup, group * 2);
+                }
+                previous[group] = left;
+                columnGroup[group] = right;
+                return group;
+            }
+
+            /** Makes the direct array hold {@code (left, right)}, or moves every pair to the hash table. */
+            private void widen(int left, int right) {
+                int newShift = shift;
+                while (right >= 1 << newShift) {
+                    newShift++;
+                }
+                int newLeftLimit = leftLimit;
+                while (left >= newLeftLimit) {
+                    newLeftLimit *= 2;
+                }
+                if ((long) newLeftLimit << newShift > DIRECT_LIMIT) {
+                    byPair = new LongGroupTable();
+                    for (int group = 0; group < size; group++) {
+                        byPair.put((long) previous[group] << 32 | columnGroup[group], group);
+                    }
+                    direct = null;
+                    return;
+                }
+                int[] widened = new int[newLeftLimit << newShift];
+                for (int group = 0; group < size; group++) {
+                    widened[previous[group] << newShift | columnGroup[group]] = group + 1;
+                }
+                direct = widened;
+                shift = newShift;
+                leftLimit = newLeftLimit;
             }
         }
     }

@@ -36,6 +36,21 @@ final class GroupValueSet {
         }
     }
 
+    /** Takes each pair of the set, in no particular order. */
+    void forEach(Pair pair) {
+        for (int slot = 0; slot < groups.length; slot++) {
+            if (groups[slot] >= 0) {
+                pair.accept(groups[slot], values[slot]);
+            }
+        }
+    }
+
+    /** One {@code (group, value)} pair of the set. */
+    @FunctionalInterface
+    interface Pair {
+        void accept(int group, long value);
+    }
+
     private void grow() {
         int[] oldGroups = groups;
         long[] oldValues = values;

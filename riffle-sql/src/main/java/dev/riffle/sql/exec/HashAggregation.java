@@ -17,11 +17,41 @@ final class HashAggregation {
     private int[] groupOfRow = new int[0];
 
     HashAggregation(AggregatePlan plan) {
+        this(plan, GroupNumbers.of(plan.groupColumns()),
+                plan.aggregations().stream().map(Accumulator::of).toArray(Accumulator[]::new));
+    }
+
+    private HashAggregation(AggregatePlan plan, GroupNumbers groups, Accumulator[] accumulators) {
         this.plan = plan;
-        this.groups = GroupNumbers.of(plan.groupColumns());
-        this.accumulators = plan.aggregations().stream().map(Accumulator::of).toArray(Accumulator[]::new);
+        this.groups = groups;
+        this.accumulators = accumulators;
         for (Accumulator accumulator : accumulators) {
             accumulator.ensure(groups.count());
+        }
+    }
+
+    /**
+     * An empty aggregation of the same plan that reads columns the way this one decided to, for a
+     * share of the batches that {@link #absorb} merges back.
+     */
+    HashAggregation sibling() {
+        Accumulator[] siblings = new Accumulator[accumulators.length];
+        for (int i = 0; i < accumulators.length; i++) {
+            siblings[i] = accumulators[i].sibling();
+        }
+        return new HashAggregation(plan, groups.sibling(), siblings);
+    }
+
+    /**
+     * Folds a {@link #sibling}'s groups into these: its groups this one lacks are added after this
+     * one's, and each aggregate combines the two states (sums add, counts add, distinct values
+     * unite, the better extreme stays, this one's on a tie).
+     */
+    void absorb(HashAggregation other) {
+        int[] groupMap = groups.absorb(other.groups);
+        for (int i = 0; i < accumulators.length; i++) {
+            accumulators[i].ensure(groups.count());
+            accumulators[i].absorb(other.accumulators[i], groupMap, groupMap.length);
         }
     }
 

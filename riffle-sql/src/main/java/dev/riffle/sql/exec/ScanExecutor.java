@@ -89,21 +89,55 @@ public final class ScanExecutor {
      * consume a read's batches whole (vectorized aggregation and top-N).
      */
     void forEachBatch(DataContext context, BufferAllocator allocator, BatchSink sink) {
+        requireNonNull(sink, "sink is null");
+        forEachOwnedBatch(context, allocator, new OwnedBatchSink() {
+            @Override
+            public void accept(ReadBatch batch, int rows) {
+                try (batch) {
+                    sink.accept(batch.root(), rows);
+                }
+            }
+
+            @Override
+            public void release() {}
+        });
+    }
+
+    /**
+     * Takes each batch of {@link #forEachOwnedBatch}, and with it the batch's ownership: it may keep
+     * a batch past {@link #accept} (to fold it on another thread), but not past {@link #release}.
+     */
+    interface OwnedBatchSink {
+        /** @param rows how many leading rows of {@code batch} belong to the result (the limit may end inside it) */
+        void accept(ReadBatch batch, int rows);
+
+        /**
+         * Called once, after the last batch or when the read fails, before the read is closed:
+         * by its return every batch handed over is closed.
+         */
+        void release();
+    }
+
+    /** {@link #forEachBatch}, handing over each batch: {@code sink} closes it, by {@link OwnedBatchSink#release} at the latest. */
+    void forEachOwnedBatch(DataContext context, BufferAllocator allocator, OwnedBatchSink sink) {
         long limit = Bindings.limit(plan, context);
         if (limit == 0) {
             return;
         }
         ExecutionGuard guard = ExecutionGuard.of(context);
         try (TableReader reader = reader(context, limit, allocator)) {
-            long remaining = limit;
-            while (remaining > 0 && reader.hasNext()) {
-                guard.check();
-                try (ReadBatch batch = reader.next()) {
+            try {
+                long remaining = limit;
+                while (remaining > 0 && reader.hasNext()) {
+                    guard.check();
+                    ReadBatch batch = reader.next();
                     int rows = (int) Math.min(batch.root().getRowCount(), remaining);
-                    sink.accept(batch.root(), rows);
+                    sink.accept(batch, rows);
                     guard.rows(rows);
                     remaining -= rows;
                 }
+            } finally {
+                sink.release();
             }
         }
     }

@@ -18,8 +18,8 @@ import org.apache.calcite.linq4j.Linq4j;
  * scan ({@link ScanExecutor#forEachBatch}, so the same access path, pushed conditions, limit and
  * cancellation), makes the aggregate's input from each ({@link ComputedBatches}: the rows a residual
  * condition keeps, the columns computed from them), and folds it into a {@link HashAggregation}
- * column by column. The groups come out as Calcite rows
- * once the read is done. The generated code of a query calls {@link #enumerable} on the instance
+ * column by column, on the statement's thread and, for a large read, a helper's
+ * ({@link ParallelHashAggregation}). The groups come out as Calcite rows once the read is done. The generated code of a query calls {@link #enumerable} on the instance
  * the plan stashed.
  */
 public final class VectorizedAggregateExecutor {
@@ -50,16 +50,13 @@ public final class VectorizedAggregateExecutor {
     }
 
     private List<Object> groups(DataContext context) {
-        HashAggregation groups = new HashAggregation(aggregate);
-        ExecutionGuard guard = ExecutionGuard.of(context);
         BufferAllocator allocator = session.riffle().allocator();
-        try (ComputedBatches inputs = new ComputedBatches(input, allocator)) {
-            int[] counted = {0};
-            scan.forEachBatch(context, allocator, inputs.feeding((batch, rows) -> {
-                groups.add(batch, rows);
-                guard.groups(groups.count() - counted[0]);
-                counted[0] = groups.count();
-            }));
+        ParallelHashAggregation groups = new ParallelHashAggregation(aggregate, input, allocator,
+                ExecutionGuard.of(context));
+        try {
+            scan.forEachOwnedBatch(context, allocator, groups);
+        } finally {
+            groups.release();
         }
         return groups.rows();
     }

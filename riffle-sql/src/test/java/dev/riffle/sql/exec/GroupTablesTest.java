@@ -219,4 +219,90 @@ class GroupTablesTest {
         }
         assertThat(expected.size()).as("pairs seen").isGreaterThan(20_000);
     }
+
+    /**
+     * Three key columns numbered as the aggregate numbers them, in batches, against a map of key
+     * lists: the pairings start in small arrays, widen as keys appear and move to hash tables once
+     * a side has many groups (the first pair has 12 x 40 groups, the second up to 480 x 300).
+     */
+    @Test
+    void severalKeyColumnsGetOneGroupPerKeyListAcrossTheirGrowth() {
+        Random random = new Random(19);
+        GroupNumbers numbers = GroupNumbers.of(List.of(0, 1, 2));
+        Map<List<Object>, Integer> expected = new HashMap<>();
+        int batchRows = 1_000;
+        int[] groupOfRow = new int[batchRows];
+        try (BufferAllocator allocator = new RootAllocator()) {
+            for (int batch = 0; batch < 60; batch++) {
+                long[] a = new long[batchRows];
+                String[] b = new String[batchRows];
+                long[] c = new long[batchRows];
+                for (int row = 0; row < batchRows; row++) {
+                    // Later batches bring wider keys, so each pairing grows while rows are numbered.
+                    a[row] = random.nextInt(1 + Math.min(11, batch));
+                    b[row] = "b" + random.nextInt(1 + Math.min(39, batch * 2));
+                    c[row] = random.nextInt(1 + Math.min(299, batch * 10));
+                }
+                try (VectorSchemaRoot root = VectorSchemaRoot.of(integers(new IntVector("a", allocator), a),
+                        filled(new VarCharVector("b", allocator), b), integers(new BigIntVector("c", allocator), c))) {
+                    numbers.number(root, batchRows, groupOfRow);
+                }
+                for (int row = 0; row < batchRows; row++) {
+                    List<Object> key = List.of((int) a[row], b[row], c[row]);
+                    Integer group = expected.get(key);
+                    if (group == null) {
+                        assertThat(groupOfRow[row]).as("a new group for %s", key).isEqualTo(expected.size());
+                        expected.put(key, groupOfRow[row]);
+                    } else {
+                        assertThat(groupOfRow[row]).as("group of %s", key).isEqualTo(group);
+                    }
+                }
+            }
+        }
+        assertThat(numbers.count()).isEqualTo(expected.size()).isGreaterThan(40_000); // the second pairing's 480 x 300 possible pairs outgrow its arrays
+        Object[] row = new Object[3];
+        for (Map.Entry<List<Object>, Integer> entry : expected.entrySet()) {
+            numbers.keyValues(entry.getValue(), row);
+            assertThat(List.of(row)).as("keys of group %d", entry.getValue()).isEqualTo(entry.getKey());
+        }
+    }
+
+    /** MIN and MAX of floating-point columns order values as Calcite's Double and Float do: -0.0 below 0.0, NaN above all. */
+    @Test
+    void minAndMaxOfFloatingPointValuesCompareAsCalcitesValues() {
+        double[] values = {0.0, 3.5, -0.0, Double.NaN, -7.25, Double.NEGATIVE_INFINITY, 1e300};
+        try (BufferAllocator allocator = new RootAllocator();
+                org.apache.arrow.vector.Float8Vector doubles = new org.apache.arrow.vector.Float8Vector("d", allocator);
+                org.apache.arrow.vector.Float4Vector floats = new org.apache.arrow.vector.Float4Vector("f", allocator)) {
+            doubles.allocateNew(values.length + 1);
+            floats.allocateNew(values.length + 1);
+            for (int i = 0; i < values.length; i++) {
+                doubles.set(i, values[i]);
+                floats.set(i, (float) values[i]);
+            }
+            doubles.setNull(values.length); // nulls are skipped
+            floats.setNull(values.length);
+            doubles.setValueCount(values.length + 1);
+            floats.setValueCount(values.length + 1);
+            try (VectorSchemaRoot root = VectorSchemaRoot.of(doubles, floats)) {
+                // Group 0: 0.0 then -0.0; group 1: the rest and the null (1e300 is infinite as a float).
+                int[] groupOfRow = {0, 1, 0, 1, 1, 1, 1, 1};
+                Map<String, Object> results = new HashMap<>();
+                for (Function function : List.of(Function.MIN, Function.MAX)) {
+                    for (int column = 0; column < 2; column++) {
+                        Accumulator extreme = Accumulator.of(new Aggregation(function, column,
+                                column == 0 ? SqlTypeName.DOUBLE : SqlTypeName.REAL));
+                        extreme.ensure(2);
+                        extreme.add(root, groupOfRow, values.length + 1);
+                        results.put(function + "/" + column + "/0", extreme.result(0));
+                        results.put(function + "/" + column + "/1", extreme.result(1));
+                    }
+                }
+                assertThat(results).containsEntry("MIN/0/0", -0.0).containsEntry("MAX/0/0", 0.0)
+                        .containsEntry("MIN/0/1", Double.NEGATIVE_INFINITY).containsEntry("MAX/0/1", Double.NaN)
+                        .containsEntry("MIN/1/0", -0.0f).containsEntry("MAX/1/0", 0.0f)
+                        .containsEntry("MIN/1/1", Float.NEGATIVE_INFINITY).containsEntry("MAX/1/1", Float.NaN);
+            }
+        }
+    }
 }
