@@ -533,6 +533,50 @@ class VectorizedExecutionIT {
         }
     }
 
+    /**
+     * A read large enough for the aggregate to fold batches on a helper thread as well (past the
+     * first 262,144 rows, which the statement's thread folds alone) answers as Calcite's
+     * operators do: the helper's groups merged into the statement thread's, for low- and
+     * high-cardinality keys (a key in both sets of groups), two keys, no key, a pushed filter,
+     * COUNT DISTINCT, MIN/MAX and sums (of multiples of 0.25, exact in any order).
+     */
+    @Test
+    void aggregatesOfALargeReadFoldedOnTwoThreadsAnswerAsCalciteDoes(LocalCluster cluster,
+            org.apache.fluss.client.Connection fluss, TestNames names) throws Exception {
+        String db = names.database("vbig");
+        try (Connection vectorized = connect(cluster, true); Connection rows = connect(cluster, false);
+                Statement statement = vectorized.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".big (k STRING, u BIGINT, v INT, d DOUBLE)"
+                    + " WITH ('bucket.num' = '2')");
+            Random random = new Random(SEED);
+            try (Table table = fluss.getTable(TablePath.of(db, "big"))) {
+                AppendWriter writer = table.newAppend().createWriter();
+                for (int i = 0; i < 600_000; i++) {
+                    writer.append(GenericRow.of(
+                            random.nextInt(50) == 0 ? null : BinaryString.fromString("k" + random.nextInt(30)),
+                            (long) random.nextInt(100_000), random.nextInt(10) == 0 ? null : random.nextInt(1000),
+                            random.nextInt(400) / 4.0));
+                }
+                writer.flush();
+            }
+            String big = db + ".big";
+            List<String> queries = List.of(
+                    "SELECT k, count(*), sum(v), min(d), max(d), count(DISTINCT u) FROM " + big + " GROUP BY k",
+                    "SELECT u, count(*), sum(d), max(k) FROM " + big + " GROUP BY u",
+                    "SELECT k, v, count(*) FROM " + big + " WHERE v < 100 GROUP BY k, v",
+                    "SELECT count(*), count(v), sum(v), avg(d), min(k), max(u), count(DISTINCT k) FROM " + big);
+            for (String sql : queries) {
+                assertThat(sorted(query(vectorized, sql))).as(sql).isEqualTo(sorted(query(rows, sql)));
+                assertThat(explain(vectorized, sql)).as(sql).contains("VectorizedAggregate");
+            }
+            assertThat(query(vectorized, queries.get(0))).as("30 keys and null").hasSize(31);
+            assertThat(query(vectorized, queries.get(1))).hasSizeGreaterThan(99_000);
+            assertThat(Thread.getAllStackTraces().keySet()).as("the aggregates' helper threads")
+                    .anyMatch(thread -> thread.getName().startsWith("riffle-sql-aggregate-"));
+        }
+    }
+
     @Test
     void vectorizedMustBeTrueOrFalse(LocalCluster cluster) {
         org.assertj.core.api.Assertions.assertThatThrownBy(() -> DriverManager.getConnection(
