@@ -54,8 +54,11 @@ import org.junit.jupiter.api.extension.ExtendWith;
 
 /**
  * One table with every Fluss type, written once, read through every surface: HTTP {@code /scan},
- * {@code /rows/{key}}, {@code /v1/sql} in JSON and in Arrow, Flight SQL, {@code riffle read --format json},
- * and JDBC. Every value must come back as it was written, the same on each.
+ * {@code /rows/{key}}, {@code /v1/sql} in JSON and in Arrow, Flight SQL, PostgreSQL (pgjdbc),
+ * {@code riffle read --format json}, and {@code jdbc:riffle}; its current rows and its changelog
+ * ({@code /scan} with {@code "changelog": true}, {@code riffle read --changelog}, {@code t$changelog}
+ * in SQL), and a tiered log table's lake and log. Every value must come back as it was written,
+ * the same on each.
  */
 @ExtendWith(LocalClusterExtension.class)
 class SurfacesAgreeIT {
@@ -167,6 +170,10 @@ class SurfacesAgreeIT {
             HttpResponse<byte[]> sql = post(gateway.url() + "/v1/sql", query, "application/json");
             assertThat(sql.statusCode()).as(new String(sql.body(), UTF_8)).isEqualTo(200);
             assertSame("/v1/sql JSON", rows(JSON.readTree(sql.body()).get("rows")), expected);
+            HttpResponse<byte[]> changes = post(gateway.url() + "/v1/sql", "{\"sql\": "
+                    + JSON.writeValueAsString(changelogQuery(path)) + "}", "application/json");
+            assertThat(changes.statusCode()).as(new String(changes.body(), UTF_8)).isEqualTo(200);
+            assertSame("/v1/sql JSON of $changelog", rows(JSON.readTree(changes.body()).get("rows")), expected);
 
             HttpResponse<byte[]> arrow = post(gateway.url() + "/v1/sql", query, "application/json",
                     "Accept", "application/vnd.apache.arrow.stream");
@@ -180,17 +187,19 @@ class SurfacesAgreeIT {
                 BufferAllocator allocator = new RootAllocator();
                 org.apache.arrow.flight.sql.FlightSqlClient client = new org.apache.arrow.flight.sql.FlightSqlClient(
                         org.apache.arrow.flight.FlightClient.builder(allocator, flight.location()).build())) {
-            org.apache.arrow.flight.FlightInfo info = client.execute("SELECT * FROM " + path.getDatabaseName() + ".\""
-                    + path.getTableName() + "\"");
-            List<JsonNode> rows = new ArrayList<>();
-            for (org.apache.arrow.flight.FlightEndpoint endpoint : info.getEndpoints()) {
-                try (org.apache.arrow.flight.FlightStream stream = client.getStream(endpoint.getTicket())) {
-                    while (stream.next()) {
-                        rows.addAll(rootRows(stream.getRoot()));
+            for (String query : List.of("SELECT * FROM " + path.getDatabaseName() + ".\"" + path.getTableName() + "\"",
+                    changelogQuery(path))) {
+                org.apache.arrow.flight.FlightInfo info = client.execute(query);
+                List<JsonNode> rows = new ArrayList<>();
+                for (org.apache.arrow.flight.FlightEndpoint endpoint : info.getEndpoints()) {
+                    try (org.apache.arrow.flight.FlightStream stream = client.getStream(endpoint.getTicket())) {
+                        while (stream.next()) {
+                            rows.addAll(rootRows(stream.getRoot()));
+                        }
                     }
                 }
+                assertSame("Flight SQL: " + query, rows, expected);
             }
-            assertSame("Flight SQL", rows, expected);
         }
 
         // PostgreSQL: pgjdbc reading each value as PostgreSQL's text format writes it.
@@ -201,6 +210,7 @@ class SurfacesAgreeIT {
             try (java.sql.Connection jdbc = DriverManager.getConnection(pg.jdbcUrl(), user)) {
                 assertPgText("PostgreSQL", jdbc, "SELECT * FROM " + path.getDatabaseName() + ".\""
                         + path.getTableName() + "\"");
+                assertPgText("PostgreSQL of $changelog", jdbc, changelogQuery(path));
             }
         }
 
@@ -215,23 +225,26 @@ class SurfacesAgreeIT {
         }
         assertSame("riffle read --format json", dataColumns(JSON.valueToTree(cli)), expected);
 
-        try (java.sql.Connection jdbc = DriverManager.getConnection("jdbc:riffle://" + cluster.bootstrapServers());
-                Statement statement = jdbc.createStatement();
-                ResultSet rows = statement.executeQuery("SELECT * FROM " + path.getDatabaseName() + ".\""
-                        + path.getTableName() + "\"")) {
-            // JDBC values pass through Calcite's row engine, which holds timestamps as epoch
-            // milliseconds: finer digits are cut there (docs/sql.md says so). Everything else agrees.
-            List<JsonNode> millis = new ArrayList<>();
-            for (JsonNode row : expected) {
-                ObjectNode cut = row.deepCopy();
-                for (String column : new String[] {"ts6", "ts9", "ltz6", "ltz9"}) {
-                    if (!row.get(column).isNull()) {
-                        cut.put(column, toMillis(row.get(column).asText()));
-                    }
+        // JDBC values pass through Calcite's row engine, which holds timestamps as epoch
+        // milliseconds: finer digits are cut there (docs/sql.md says so). Everything else agrees.
+        List<JsonNode> millis = new ArrayList<>();
+        for (JsonNode row : expected) {
+            ObjectNode cut = row.deepCopy();
+            for (String column : new String[] {"ts6", "ts9", "ltz6", "ltz9"}) {
+                if (!row.get(column).isNull()) {
+                    cut.put(column, toMillis(row.get(column).asText()));
                 }
-                millis.add(cut);
             }
-            assertSame("JDBC", jdbcRows(rows), millis);
+            millis.add(cut);
+        }
+        try (java.sql.Connection jdbc = DriverManager.getConnection("jdbc:riffle://" + cluster.bootstrapServers());
+                Statement statement = jdbc.createStatement()) {
+            for (String query : List.of("SELECT * FROM " + path.getDatabaseName() + ".\"" + path.getTableName() + "\"",
+                    changelogQuery(path))) {
+                try (ResultSet rows = statement.executeQuery(query)) {
+                    assertSame("JDBC: " + query, jdbcRows(rows), millis);
+                }
+            }
         }
     }
 
@@ -336,6 +349,12 @@ class SurfacesAgreeIT {
             }
             assertSame("riffle read --source " + source, cli, expected, scalars);
         }
+    }
+
+    /** The table's changelog in SQL ({@code t$changelog}), its data columns in {@link #COLUMNS}' order. */
+    private static String changelogQuery(TablePath path) {
+        return "SELECT \"" + String.join("\", \"", COLUMNS) + "\" FROM " + path.getDatabaseName() + ".\""
+                + path.getTableName() + "$changelog\"";
     }
 
     /** Every value of {@code query}'s rows in PostgreSQL's text format, as {@link #PG_TEXT} gives them. */
