@@ -3,7 +3,6 @@ package dev.riffle.core.merge;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.filter.BatchFilter;
-import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.SelectedRows;
@@ -66,13 +65,13 @@ public final class KeyedMergeReader implements TableReader {
     private static final long EXPECTED_KEYS_CAP = 1_000_000;
 
     private final TableReader base;
-    private final BoundedLogReader tail;
+    private final LogTail tail;
     private final int[] keyColumns;
     private final BatchFilter filter;
     private final Schema schema;
     private final int[] outputColumns;
     private final long tailRowsInMemory;
-    private final Supplier<BoundedLogReader> tailReplay;
+    private final Supplier<? extends LogTail> tailReplay;
     private final BufferAllocator allocator;
     private final ArrayDeque<VectorSchemaRoot> ready = new ArrayDeque<>();
     private final Map<TableBucket, Integer> bucketIds = new HashMap<>();
@@ -82,7 +81,7 @@ public final class KeyedMergeReader implements TableReader {
     private final List<HeldBatches> heldByBucket = new ArrayList<>();
     private int[] selection = new int[0];
     private boolean replayTail;
-    private BoundedLogReader replay;
+    private LogTail replay;
     private Phase phase = Phase.FOLD;
     private long rows;
     private long bytes;
@@ -98,8 +97,8 @@ public final class KeyedMergeReader implements TableReader {
      * @param outputSchema the first columns of the read columns, which are handed out
      * @param tailReplay a second read of the same tail, for tails too long to hold
      */
-    public KeyedMergeReader(TableReader base, BoundedLogReader tail, int[] keyColumns, BatchFilter filter,
-            Schema outputSchema, long tailRowsInMemory, Supplier<BoundedLogReader> tailReplay,
+    public KeyedMergeReader(TableReader base, LogTail tail, int[] keyColumns, BatchFilter filter,
+            Schema outputSchema, long tailRowsInMemory, Supplier<? extends LogTail> tailReplay,
             BufferAllocator allocator) {
         this.base = requireNonNull(base, "base is null");
         this.tail = requireNonNull(tail, "tail is null");

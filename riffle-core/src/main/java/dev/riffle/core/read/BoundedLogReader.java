@@ -3,6 +3,7 @@ package dev.riffle.core.read;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.exception.InvalidOffsetsException;
+import dev.riffle.core.merge.LogTail;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.scan.ArrowLogScanner;
@@ -42,10 +43,11 @@ import org.apache.fluss.metadata.TableBucket;
  * the scanner for reuse (or closes it, when the reader created it).
  *
  * <p>It is a {@link TableReader} whose batches are {@link LogBatch}es (which keep bucket,
- * partition and base offset); the rows can also be collected, taken as an Arrow reader, written
- * as an Arrow IPC stream, or exported through the Arrow C data interface (DuckDB, Polars, ...).
+ * partition and base offset), and the {@link LogTail} a keyed merge folds; the rows can also be
+ * collected, taken as an Arrow reader, written as an Arrow IPC stream, or exported through the
+ * Arrow C data interface (DuckDB, Polars, ...).
  */
-public final class BoundedLogReader implements TableReader {
+public final class BoundedLogReader implements TableReader, LogTail {
     private static final Duration POLL_TIMEOUT = Duration.ofMillis(500);
 
     private final ArrowLogScanner scanner;
