@@ -561,9 +561,10 @@ public final class ReadBuilder {
         for (ScopedBucket bucket : scope(RetryingAdmin.of(connection), Optional.empty())) {
             buckets.add(bucket.bucket());
         }
-        int rows = (int) Math.min(limit, Integer.MAX_VALUE);
-        return new RowsReader(KvLimitScan.rows(connection, table, buckets, rows), table.getRowType(),
-                fieldIndexes(requested), allocator);
+        // One row past the limit, so that the answer knows whether rows were left (truncated()).
+        int rows = (int) Math.min(limit, Integer.MAX_VALUE - 1) + 1;
+        return limited(new RowsReader(KvLimitScan.rows(connection, table, buckets, rows), table.getRowType(),
+                fieldIndexes(requested), allocator));
     }
 
     private TableReader limited(TableReader reader) {

@@ -54,14 +54,17 @@ public enum ReadPath {
             case CHANGELOG -> CHANGELOG_SCAN;
             case LAKE -> LAKE_SCAN;
             case CURRENT -> {
+                // The KV store's limit scan returns any N current rows: right for a bare LIMIT, wrong
+                // under a filter. It holds every key's current row whether or not the table is
+                // tiered, and answers a page without merging the lake snapshot with the log tail,
+                // whose cost grows with the tail between tiering rounds.
+                if (table.hasPrimaryKey() && limited && !filtered) {
+                    yield KV_LIMIT_SCAN;
+                }
                 if (lake && table.getTableConfig().isDataLakeEnabled()) {
                     yield UNION_SCAN;
                 }
-                if (!table.hasPrimaryKey()) {
-                    yield LOG_SCAN;
-                }
-                // The KV store's limit scan returns any N rows: right for a bare LIMIT, wrong under a filter.
-                yield limited && !filtered ? KV_LIMIT_SCAN : SNAPSHOT_SCAN;
+                yield table.hasPrimaryKey() ? SNAPSHOT_SCAN : LOG_SCAN;
             }
         };
     }
