@@ -72,12 +72,24 @@ final class HashAggregation {
         return groups.count();
     }
 
-    /** The groups as Calcite rows: key values, then aggregates (the value itself when there is one column). */
+    /**
+     * The groups that meet the plan's {@code HAVING} conditions as Calcite rows: key values, then
+     * aggregates (the value itself when there is one column). A group that fails a condition is
+     * never made a row.
+     */
     List<Object> rows() {
         int keys = plan.groupColumns().size();
         int width = keys + accumulators.length;
-        List<Object> rows = new ArrayList<>(groups.count());
+        List<AggregatePlan.GroupCondition> having = plan.having();
+        Object[] keyValues = new Object[Math.max(keys, 1)];
+        List<Object> rows = new ArrayList<>(having.isEmpty() ? groups.count() : 16);
         for (int group = 0; group < groups.count(); group++) {
+            if (!having.isEmpty()) {
+                groups.keyValues(group, keyValues);
+                if (!meets(having, group, keyValues, keys)) {
+                    continue;
+                }
+            }
             Object[] row = new Object[width];
             groups.keyValues(group, row);
             for (int i = 0; i < accumulators.length; i++) {
@@ -86,5 +98,16 @@ final class HashAggregation {
             rows.add(width == 1 ? row[0] : row);
         }
         return rows;
+    }
+
+    private boolean meets(List<AggregatePlan.GroupCondition> having, int group, Object[] keyValues, int keys) {
+        for (AggregatePlan.GroupCondition condition : having) {
+            int field = condition.field();
+            Object value = field < keys ? keyValues[field] : accumulators[field - keys].result(group);
+            if (!condition.test(value)) {
+                return false;
+            }
+        }
+        return true;
     }
 }

@@ -18,8 +18,70 @@ import org.apache.calcite.sql.type.SqlTypeName;
  *
  * @param groupColumns the input columns the rows are grouped by (the scan's, or those computed from them), in output order
  * @param aggregations the aggregates, in output order after the group columns
+ * @param having conditions every group handed on meets ({@code HAVING}), all of them; empty for none
  */
-public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggregations) {
+public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggregations, List<GroupCondition> having) {
+
+    /** The plan without {@code HAVING} conditions. */
+    public AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggregations) {
+        this(groupColumns, aggregations, List.of());
+    }
+
+    /** How a {@link GroupCondition} compares. */
+    public enum Comparison {
+        EQUALS("="), NOT_EQUALS("<>"), LESS_THAN("<"), LESS_OR_EQUAL("<="), GREATER_THAN(">"), GREATER_OR_EQUAL(">=");
+
+        private final String symbol;
+
+        Comparison(String symbol) {
+            this.symbol = symbol;
+        }
+
+        /** Whether a value that compares to the constant as {@code order} ({@link Long#compare}) meets it. */
+        public boolean holds(int order) {
+            return switch (this) {
+                case EQUALS -> order == 0;
+                case NOT_EQUALS -> order != 0;
+                case LESS_THAN -> order < 0;
+                case LESS_OR_EQUAL -> order <= 0;
+                case GREATER_THAN -> order > 0;
+                case GREATER_OR_EQUAL -> order >= 0;
+            };
+        }
+
+        /** The same comparison with its sides swapped ({@code 24 <= c} is {@code c >= 24}). */
+        public Comparison flipped() {
+            return switch (this) {
+                case LESS_THAN -> GREATER_THAN;
+                case LESS_OR_EQUAL -> GREATER_OR_EQUAL;
+                case GREATER_THAN -> LESS_THAN;
+                case GREATER_OR_EQUAL -> LESS_OR_EQUAL;
+                default -> this;
+            };
+        }
+
+        public String symbol() {
+            return symbol;
+        }
+    }
+
+    /**
+     * A {@code HAVING} conjunct an aggregate checks on its groups before they become rows: an
+     * integer output field (a key or an aggregate's result) compared with an integer constant. A
+     * group whose field is null does not meet it (SQL's unknown).
+     *
+     * @param field the aggregate's output field: a key's position, or the group columns' count plus an aggregate's
+     */
+    public record GroupCondition(int field, Comparison comparison, long constant) {
+        public GroupCondition {
+            requireNonNull(comparison, "comparison is null");
+        }
+
+        /** Whether {@code value} (an integer Calcite value, or null) meets the condition. */
+        public boolean test(Object value) {
+            return value != null && comparison.holds(Long.compare(((Number) value).longValue(), constant));
+        }
+    }
 
     /** What an aggregate function computes. */
     public enum Function {
@@ -62,6 +124,14 @@ public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggreg
     public AggregatePlan {
         groupColumns = List.copyOf(groupColumns);
         aggregations = List.copyOf(aggregations);
+        having = List.copyOf(having);
+    }
+
+    /** This plan with {@code conditions} among its {@code HAVING} conditions. */
+    public AggregatePlan having(List<GroupCondition> conditions) {
+        List<GroupCondition> all = new java.util.ArrayList<>(having);
+        all.addAll(conditions);
+        return new AggregatePlan(groupColumns, aggregations, all);
     }
 
     /** The plan of {@code aggregate}, when every part of it can be computed on Arrow batches. */
@@ -130,12 +200,22 @@ public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggreg
 
     /** As EXPLAIN shows it. */
     public String describe(List<String> columnNames) {
-        String groups = groupColumns.stream().map(columnNames::get).collect(Collectors.joining(", ", "[", "]"));
-        String aggs = aggregations.stream().map(a -> switch (a.function()) {
+        List<String> outputs = new java.util.ArrayList<>();
+        groupColumns.forEach(column -> outputs.add(columnNames.get(column)));
+        List<String> aggregates = aggregations.stream().map(a -> switch (a.function()) {
             case COUNT_ROWS -> "COUNT(*)";
             case COUNT_DISTINCT -> "COUNT(DISTINCT " + columnNames.get(a.argument()) + ")";
             default -> a.function() + "(" + columnNames.get(a.argument()) + ")";
-        }).collect(Collectors.joining(", ", "[", "]"));
-        return "group " + groups + " aggregates " + aggs;
+        }).toList();
+        outputs.addAll(aggregates);
+        String described = "group " + outputs.subList(0, groupColumns.size()).stream()
+                .collect(Collectors.joining(", ", "[", "]")) + " aggregates "
+                + aggregates.stream().collect(Collectors.joining(", ", "[", "]"));
+        if (having.isEmpty()) {
+            return described;
+        }
+        return described + " having " + having.stream()
+                .map(c -> outputs.get(c.field()) + " " + c.comparison().symbol() + " " + c.constant())
+                .collect(Collectors.joining(" AND ", "[", "]"));
     }
 }

@@ -20,7 +20,8 @@ public final class FlussRules {
                     ProjectPushdownRule.PROJECT,
                     ProjectPushdownRule.PROJECT_FILTER,
                     TableModifyRule.INSTANCE,
-                    DistinctAggregateCandidateRule.INSTANCE),
+                    DistinctAggregateCandidateRule.INSTANCE,
+                    VectorizedHavingRule.INSTANCE),
             VectorizedAggregateRule.RULES.stream(),
             VectorizedTopNRule.RULES.stream())
             .<RelOptRule>flatMap(rules -> rules).toList();

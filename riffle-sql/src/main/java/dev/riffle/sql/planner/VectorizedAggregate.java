@@ -47,6 +47,11 @@ public final class VectorizedAggregate extends VectorizedScanOperator {
         return aggregate;
     }
 
+    /** This aggregate, handing on only the groups that meet {@code conditions} too ({@link VectorizedHavingRule}). */
+    VectorizedAggregate having(List<AggregatePlan.GroupCondition> conditions) {
+        return new VectorizedAggregate(scan(), input, aggregate.having(conditions), getRowType(), getTraitSet());
+    }
+
     @Override
     public RelNode copy(RelTraitSet traitSet, List<RelNode> inputs) {
         return traitSet.equals(getTraitSet()) ? this : new VectorizedAggregate(this, traitSet);
