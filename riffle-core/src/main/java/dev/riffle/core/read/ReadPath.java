@@ -42,7 +42,8 @@ public enum ReadPath {
     }
 
     /**
-     * @param lake whether a datalake-enabled table's current rows come through its lake (false: from Fluss alone)
+     * @param lake whether a datalake-enabled table's current rows come through its lake (false: from Fluss alone);
+     *     a primary-key table's bare limit reads its KV store either way
      * @param filtered whether the read has a row filter
      * @param limited whether the read has a row limit
      */

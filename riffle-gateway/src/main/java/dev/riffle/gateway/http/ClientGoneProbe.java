@@ -21,9 +21,12 @@ import org.eclipse.jetty.util.Callback;
  * its connection: Jetty reads nothing from a connection while its request is handled, so a client
  * that gives up is otherwise noticed only when the answer is written. The probe asks Jetty's
  * selector to say when the connection turns readable; then it counts the bytes waiting without
- * reading them: none means the client closed (or reset) the connection; some are the client's
- * next request, left for Jetty. The probe must be closed before the answer is written, on the
- * handler's thread, which gives the connection's read interest back to Jetty.
+ * reading them: some are the client's next request, left for Jetty; none twice in a row means the
+ * client closed (or reset) the connection. Once is not enough: a soak saw a statement of a client
+ * that was still waiting stopped as "client went away" after 202 ms (one readiness with nothing to
+ * read), while a closed connection stays readable, so asking again answers at once. The probe must
+ * be closed before the answer is written, on the handler's thread, which gives the connection's
+ * read interest back to Jetty.
  *
  * <p>Plain HTTP/1.1 over TCP only (what the gateway serves); on any other connection the probe
  * never reports the client gone.
@@ -40,6 +43,8 @@ public final class ClientGoneProbe implements Callback, AutoCloseable {
     private final Optional<SocketChannelEndPoint> endPoint;
     private final AtomicBoolean gone = new AtomicBoolean();
     private final AtomicBoolean done = new AtomicBoolean();
+    /** Whether the last readiness found nothing to read (the connection is asked again to be sure). */
+    private volatile boolean emptyOnce;
 
     private ClientGoneProbe(Optional<SocketChannelEndPoint> endPoint) {
         this.endPoint = endPoint;
@@ -83,6 +88,13 @@ public final class ClientGoneProbe implements Callback, AutoCloseable {
             if (channel.socket().getInputStream().available() > 0) {
                 done.set(true); // the client's next request: Jetty reads it after this answer
                 return;
+            }
+            if (!emptyOnce) {
+                emptyOnce = true;
+                if (!endPoint.get().tryFillInterested(this)) {
+                    done.set(true); // someone else reads the connection now: nothing to watch
+                }
+                return; // a closed connection is readable again at once; a live one is not
             }
         } catch (IOException e) {
             // a reset connection is gone too
