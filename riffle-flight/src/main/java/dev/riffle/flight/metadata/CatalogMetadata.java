@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.server.session.RequestContext;
-import dev.riffle.sql.catalog.SqlTypes;
+import dev.riffle.sql.types.SqlTypes;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

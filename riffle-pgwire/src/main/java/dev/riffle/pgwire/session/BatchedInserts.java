@@ -7,6 +7,7 @@ import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.write.WriteBatch;
 import dev.riffle.server.write.WriteNotAcknowledgedException;
 import dev.riffle.sql.catalog.FlussRootSchema;
+import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.InsertValues;
 import java.util.List;
 import java.util.Optional;
@@ -132,7 +133,7 @@ final class BatchedInserts implements AutoCloseable {
         RequestContext request = batch.request();
         Optional<TableInfo> found = find(request, TablePath.of(database.get(), table));
         if (found.isEmpty() && database.get().equals(FlussRootSchema.PUBLIC)) {
-            found = find(request, TablePath.of(FlussRootSchema.DEFAULT_DATABASE, table));
+            found = find(request, TablePath.of(FlussSession.DEFAULT_DATABASE, table));
         }
         return found;
     }

@@ -1,16 +1,14 @@
 package dev.riffle.pgwire.session;
 
 import java.time.Duration;
-import java.util.regex.Matcher;
-import java.util.regex.Pattern;
-
-import static java.util.Objects.requireNonNull;
-
 import java.util.LinkedHashMap;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import static java.util.Objects.requireNonNull;
 
 /**
  * One connection's run-time parameters: what the server reports at startup (ParameterStatus) and
@@ -192,7 +190,7 @@ public final class SessionSettings {
             name = name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")
                     ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name.toLowerCase(Locale.ROOT);
             schemas.add(name.equals(dev.riffle.sql.catalog.FlussRootSchema.PUBLIC)
-                    ? dev.riffle.sql.catalog.FlussRootSchema.DEFAULT_DATABASE : name);
+                    ? dev.riffle.sql.exec.FlussSession.DEFAULT_DATABASE : name);
         }
         return schemas;
     }

@@ -4,13 +4,14 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.FlussSession;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.calcite.linq4j.tree.Expression;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.type.RelProtoDataType;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Schema;
@@ -35,14 +36,17 @@ public final class FlussDatabaseSchema implements Schema {
     private final FlussSession session;
     private final String database;
     private final Dialect dialect;
+    private final RelFactories.TableScanFactory scans;
 
-    public FlussDatabaseSchema(FlussSession session, String database) {
-        this(session, database, Dialect.CALCITE);
-    }
-
-    /** @param dialect {@link Dialect#POSTGRESQL}: a table whose name differs only in case is found when none matches exactly */
-    public FlussDatabaseSchema(FlussSession session, String database, Dialect dialect) {
+    /**
+     * @param dialect {@link Dialect#POSTGRESQL}: a table whose name differs only in case is found
+     *     when none matches exactly
+     * @param scans makes the planner's scan of a table
+     */
+    public FlussDatabaseSchema(FlussSession session, String database, Dialect dialect,
+            RelFactories.TableScanFactory scans) {
         this.session = requireNonNull(session, "session is null");
+        this.scans = requireNonNull(scans, "scans is null");
         this.database = requireNonNull(database, "database is null");
         this.dialect = requireNonNull(dialect, "dialect is null");
     }
@@ -82,7 +86,7 @@ public final class FlussDatabaseSchema implements Schema {
             throw new IllegalArgumentException("Table " + database + "." + base + " is not datalake-enabled, so it has no "
                     + name + "; use " + base + ", " + base + "$log or " + base + "$changelog");
         }
-        return new FlussTable(session, info.get(), source);
+        return new FlussTable(session, info.get(), source, scans);
     }
 
     /**
@@ -116,7 +120,7 @@ public final class FlussDatabaseSchema implements Schema {
                     : "CAST(" + quoted(keys.get(i)) + " AS VARCHAR)").append(" = '")
                     .append(values[i].replace("'", "''")).append('\'');
         }
-        FlussTable whole = new FlussTable(session, table.get(), ReadPlan.Source.CURRENT);
+        FlussTable whole = new FlussTable(session, table.get(), ReadPlan.Source.CURRENT, scans);
         return Optional.of(new ViewTable(Object[].class, whole::getRowType,
                 view.toString(), List.of(), List.of(database, name)));
     }

@@ -3,20 +3,20 @@ package dev.riffle.sql.catalog;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.dialect.Dialect;
-import dev.riffle.sql.exec.SessionFunctions;
-import dev.riffle.sql.pgcatalog.PgCatalogSchema;
-import java.util.Optional;
-
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.PlanCache;
+import dev.riffle.sql.exec.SessionFunctions;
+import dev.riffle.sql.exec.SessionSchema;
+import dev.riffle.sql.pgcatalog.PgCatalogSchema;
 import java.util.Collection;
 import java.util.List;
+import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
-import org.apache.calcite.util.BuiltInMethod;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.type.RelProtoDataType;
 import org.apache.calcite.schema.Function;
 import org.apache.calcite.schema.Schema;
@@ -24,6 +24,7 @@ import org.apache.calcite.schema.SchemaPlus;
 import org.apache.calcite.schema.SchemaVersion;
 import org.apache.calcite.schema.Schemas;
 import org.apache.calcite.schema.Table;
+import org.apache.calcite.util.BuiltInMethod;
 
 /**
  * The root SQL schema: one sub-schema per Fluss database, listed live from the cluster. In the
@@ -35,9 +36,7 @@ import org.apache.calcite.schema.Table;
  * exactly (PostgreSQL folds unquoted names to lower case; Fluss keeps the case names were created
  * with).
  */
-public final class FlussRootSchema implements Schema {
-    /** Fluss's default database, which PostgreSQL's {@code public} schema stands for. */
-    public static final String DEFAULT_DATABASE = "fluss";
+public final class FlussRootSchema implements Schema, SessionSchema {
     /** PostgreSQL's name for the schema of a database's own tables. */
     public static final String PUBLIC = "public";
 
@@ -46,19 +45,20 @@ public final class FlussRootSchema implements Schema {
     private final PlanCache plans = new PlanCache();
     private final boolean vectorized;
     private final Dialect dialect;
+    private final RelFactories.TableScanFactory scans;
     private final Optional<PgCatalogSchema> pgCatalog;
-
-    public FlussRootSchema(FlussSession session) {
-        this(session, true, Dialect.CALCITE);
-    }
 
     /**
      * @param vectorized whether this connection's aggregates over a scan run on Arrow batches (see
      *     the driver's {@code vectorized})
      * @param dialect the SQL the connection speaks
+     * @param scans makes the planner's scan of a table (the catalog does not know the planner's
+     *     relational expressions)
      */
-    public FlussRootSchema(FlussSession session, boolean vectorized, Dialect dialect) {
+    public FlussRootSchema(FlussSession session, boolean vectorized, Dialect dialect,
+            RelFactories.TableScanFactory scans) {
         this.session = requireNonNull(session, "session is null");
+        this.scans = requireNonNull(scans, "scans is null");
         this.vectorized = vectorized;
         this.dialect = requireNonNull(dialect, "dialect is null");
         this.pgCatalog = dialect == Dialect.POSTGRESQL ? Optional.of(new PgCatalogSchema(session))
@@ -73,6 +73,7 @@ public final class FlussRootSchema implements Schema {
         return vectorized;
     }
 
+    @Override
     public FlussSession session() {
         return session;
     }
@@ -95,7 +96,7 @@ public final class FlussRootSchema implements Schema {
             return schema;
         }
         if (schema.equals(PUBLIC)) {
-            return DEFAULT_DATABASE;
+            return FlussSession.DEFAULT_DATABASE;
         }
         return Names.ignoringCase(schema, databases).orElse(schema);
     }
@@ -104,7 +105,7 @@ public final class FlussRootSchema implements Schema {
     public Schema getSubSchema(String name) {
         List<String> databases = session.databases();
         if (databases.contains(name)) {
-            return new FlussDatabaseSchema(session, name, dialect);
+            return new FlussDatabaseSchema(session, name, dialect, scans);
         }
         if (pgCatalog.isEmpty()) {
             return null;
@@ -113,10 +114,10 @@ public final class FlussRootSchema implements Schema {
         if (system.isPresent()) {
             return system.get();
         }
-        if (name.equals(PUBLIC) && databases.contains(DEFAULT_DATABASE)) {
-            return new FlussDatabaseSchema(session, DEFAULT_DATABASE, dialect);
+        if (name.equals(PUBLIC) && databases.contains(FlussSession.DEFAULT_DATABASE)) {
+            return new FlussDatabaseSchema(session, FlussSession.DEFAULT_DATABASE, dialect, scans);
         }
-        return Names.ignoringCase(name, databases).map(database -> new FlussDatabaseSchema(session, database, dialect))
+        return Names.ignoringCase(name, databases).map(database -> new FlussDatabaseSchema(session, database, dialect, scans))
                 .orElse(null);
     }
 

@@ -4,10 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.sql.exec.FlussSession;
-import dev.riffle.sql.planner.FlussScan;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.types.SqlTypes;
 import org.apache.calcite.plan.RelOptTable;
 import org.apache.calcite.rel.RelNode;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
 import org.apache.calcite.schema.Schema;
@@ -18,16 +19,20 @@ import org.apache.fluss.metadata.TableInfo;
 
 /**
  * One SQL table over a Fluss table: {@code t} itself or one of its views {@code t$log},
- * {@code t$lake}, {@code t$changelog} ({@link ReadPlan.Source}). Planning turns it into a
- * {@link FlussScan} that reads every row until rules narrow it.
+ * {@code t$lake}, {@code t$changelog} ({@link ReadPlan.Source}). Planning turns it into the
+ * planner's scan (made by the factory the connection gave), which reads every row until rules narrow it.
  */
 public final class FlussTable extends AbstractTable implements TranslatableTable {
     private final FlussSession session;
     private final TableInfo info;
     private final ReadPlan.Source source;
+    private final RelFactories.TableScanFactory scans;
 
-    public FlussTable(FlussSession session, TableInfo info, ReadPlan.Source source) {
+    /** @param scans makes the planner's scan of this table ({@link #toRel}) */
+    public FlussTable(FlussSession session, TableInfo info, ReadPlan.Source source,
+            RelFactories.TableScanFactory scans) {
         this.session = requireNonNull(session, "session is null");
+        this.scans = requireNonNull(scans, "scans is null");
         this.info = requireNonNull(info, "info is null");
         this.source = requireNonNull(source, "source is null");
     }
@@ -64,7 +69,6 @@ public final class FlussTable extends AbstractTable implements TranslatableTable
 
     @Override
     public RelNode toRel(RelOptTable.ToRelContext context, RelOptTable table) {
-        int columns = table.getRowType().getFieldCount();
-        return FlussScan.create(context.getCluster(), table, this, ReadPlan.scan(info, source, columns));
+        return scans.createScan(context, table);
     }
 }

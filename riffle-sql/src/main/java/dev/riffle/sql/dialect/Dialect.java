@@ -1,8 +1,6 @@
 package dev.riffle.sql.dialect;
 
-import dev.riffle.sql.ddl.FlussParserFactory;
 import java.util.Locale;
-import java.util.Properties;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
 
@@ -40,26 +38,5 @@ public enum Dialect {
     public SqlConformance conformance() {
         return this == POSTGRESQL ? PostgresConformance.INSTANCE
                 : SqlConformanceEnum.DEFAULT;
-    }
-
-    /** Calcite's connection properties for this dialect, before the user's own. */
-    public Properties connectionProperties() {
-        Properties properties = new Properties();
-        properties.setProperty("quoting", "DOUBLE_QUOTE");
-        properties.setProperty("quotedCasing", "UNCHANGED");
-        properties.setProperty("unquotedCasing", "UNCHANGED");
-        if (this == CALCITE) {
-            properties.setProperty("caseSensitive", "true");
-            properties.setProperty("parserFactory", FlussParserFactory.class.getName() + "#FACTORY");
-        } else {
-            // PostgreSQL folds unquoted names to lower case; Fluss keeps the case names were made
-            // with, so the schemas then find a database or table that differs only in case.
-            properties.setProperty("caseSensitive", "true");
-            properties.setProperty("unquotedCasing", "TO_LOWER");
-            properties.setProperty("parserFactory", PostgresParserFactory.class.getName() + "#FACTORY");
-            properties.setProperty("conformance", "BABEL");
-            properties.setProperty("fun", "standard,postgresql");
-        }
-        return properties;
     }
 }

@@ -44,7 +44,7 @@ import org.apache.calcite.sql.util.SqlShuttle;
  *   -- SELECT s.x AS attnum, s.n AS ord FROM pg_index ix CROSS JOIN UNNEST(ix.indkey) WITH ORDINALITY AS s(x, n)
  * }</pre>
  */
-final class SetReturningCalls {
+public final class SetReturningCalls {
     /** What {@link PostgresSyntax} calls {@code unnest} in an expression (Calcite reserves the word). */
     static final String UNNEST = "pg_unnest";
 
@@ -56,7 +56,7 @@ final class SetReturningCalls {
 
     private SetReturningCalls() {}
 
-    static SqlNode rewrite(SqlNode statement) {
+    public static SqlNode rewrite(SqlNode statement) {
         statement.accept(new SqlShuttle() {
             @Override
             public SqlNode visit(SqlCall call) {

@@ -1,7 +1,7 @@
 package dev.riffle.sql.exec;
 
 import dev.riffle.core.types.ArrowColumnMemory;
-import dev.riffle.sql.planner.AggregatePlan.Aggregation;
+import dev.riffle.sql.plan.AggregatePlan.Aggregation;
 import java.math.BigDecimal;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -46,7 +46,7 @@ abstract class Accumulator {
             case COUNT_ROWS -> new CountRows();
             case COUNT -> new CountValues(argument);
             case COUNT_DISTINCT -> new CountDistinct(argument);
-            case SUM, SUM0 -> sum(aggregation, aggregation.function() == dev.riffle.sql.planner.AggregatePlan.Function.SUM0);
+            case SUM, SUM0 -> sum(aggregation, aggregation.function() == dev.riffle.sql.plan.AggregatePlan.Function.SUM0);
             case MIN -> new Extreme(argument, true);
             case MAX -> new Extreme(argument, false);
         };

@@ -2,7 +2,7 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.VectorizedInput;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;

@@ -1,7 +1,7 @@
 package dev.riffle.sql.exec;
 
-import dev.riffle.sql.planner.PushedCondition;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.PushedCondition;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;

@@ -13,26 +13,19 @@ import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.core.values.FlussValueReader;
-import dev.riffle.sql.planner.FlussScan;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ReadPlan;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.types.pojo.Schema;
 import org.apache.calcite.DataContext;
-import org.apache.calcite.adapter.enumerable.EnumerableCalc;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelRoot;
-import org.apache.calcite.rex.RexProgram;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.types.RowType;
 
@@ -62,7 +55,12 @@ public final class DirectRead {
     /** What {@link #lookUp} answers in, once made (racing threads make the same). */
     private volatile LookedUpRows.Columns lookedUp;
 
-    private DirectRead(FlussSession session, ReadPlan plan, int[] columns, List<String> names) {
+    /**
+     * The read of {@code plan}'s rows, answering its {@code columns} (indexes into the plan's
+     * columns, each at most once) as {@code names}: what the planner makes of a plan that is one
+     * read ({@code DirectReadMatcher}).
+     */
+    public DirectRead(FlussSession session, ReadPlan plan, int[] columns, List<String> names) {
         this.session = requireNonNull(session, "session is null");
         this.plan = requireNonNull(plan, "plan is null");
         this.executor = new ScanExecutor(session, plan);
@@ -80,53 +78,6 @@ public final class DirectRead {
             return Optional.empty();
         }
         return Optional.ofNullable((DirectRead) handle.signature.internalParameters.get(KEY));
-    }
-
-    /**
-     * The direct read of an optimized plan, when it is one: a {@link FlussScan}, possibly under a
-     * calculation that only picks and renames its columns (each at most once).
-     */
-    public static Optional<DirectRead> match(RelRoot root) {
-        RelNode rel = root.rel;
-        int[] fromRel;
-        FlussScan scan;
-        if (rel instanceof FlussScan direct) {
-            scan = direct;
-            fromRel = identity(scan.getRowType().getFieldCount());
-        } else if (rel instanceof EnumerableCalc calc && calc.getInput() instanceof FlussScan below) {
-            RexProgram program = calc.getProgram();
-            if (program.getCondition() != null) {
-                return Optional.empty();
-            }
-            scan = below;
-            fromRel = new int[program.getOutputRowType().getFieldCount()];
-            for (int i = 0; i < fromRel.length; i++) {
-                fromRel[i] = program.getSourceField(i);
-                if (fromRel[i] < 0) {
-                    return Optional.empty();
-                }
-            }
-        } else {
-            return Optional.empty();
-        }
-        int[] columns = new int[root.fields.size()];
-        List<String> names = new ArrayList<>();
-        Set<Integer> seen = new HashSet<>();
-        for (int i = 0; i < columns.length; i++) {
-            Map.Entry<Integer, String> field = root.fields.get(i);
-            columns[i] = fromRel[field.getKey()];
-            if (!seen.add(columns[i])) {
-                return Optional.empty(); // a column twice: its buffers cannot be handed out twice
-            }
-            names.add(field.getValue());
-        }
-        return Optional.of(new DirectRead(scan.flussTable().session(), scan.plan(), columns, names));
-    }
-
-    private static int[] identity(int size) {
-        int[] all = new int[size];
-        java.util.Arrays.setAll(all, i -> i);
-        return all;
     }
 
     /** What is read. */

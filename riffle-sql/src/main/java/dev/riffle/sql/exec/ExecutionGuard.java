@@ -2,7 +2,6 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.StatementStoppedException.Reason;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
@@ -24,7 +23,6 @@ import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
 import org.apache.calcite.linq4j.Enumerable;
-import org.apache.calcite.schema.SchemaPlus;
 
 /**
  * Whether one execution of a statement may go on: its deadline, its cancellation, and its budgets
@@ -127,18 +125,7 @@ public final class ExecutionGuard implements AutoCloseable {
     }
 
     private static StatementLimits limitsOf(DataContext root) {
-        SchemaPlus schema = root.getRootSchema();
-        if (schema != null) {
-            try {
-                FlussRootSchema fluss = schema.unwrap(FlussRootSchema.class);
-                if (fluss != null) {
-                    return fluss.session().limits();
-                }
-            } catch (ClassCastException e) {
-                // another kind of root schema: the defaults
-            }
-        }
-        return StatementLimits.DEFAULT;
+        return SessionSchema.sessionOf(root.getRootSchema()).map(FlussSession::limits).orElse(StatementLimits.DEFAULT);
     }
 
     /**

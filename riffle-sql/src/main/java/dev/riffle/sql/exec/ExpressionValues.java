@@ -1,6 +1,6 @@
 package dev.riffle.sql.exec;
 
-import dev.riffle.sql.planner.VectorExpression;
+import dev.riffle.sql.plan.VectorExpression;
 import java.util.Arrays;
 import org.apache.arrow.vector.BigIntVector;
 import org.apache.arrow.vector.FieldVector;
@@ -10,8 +10,8 @@ import org.apache.arrow.vector.IntVector;
 import org.apache.arrow.vector.SmallIntVector;
 import org.apache.arrow.vector.TimeStampVector;
 import org.apache.arrow.vector.TinyIntVector;
-import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.VectorSchemaRoot;
+import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**

@@ -3,6 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.tables.TableHandles;
 import java.util.List;
@@ -12,7 +13,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.admin.Admin;
-import dev.riffle.core.kv.LookupsInFlight;
 import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.config.Configuration;
@@ -27,6 +27,8 @@ import org.apache.fluss.metadata.TablePath;
  * closed with the JDBC connection.
  */
 public final class FlussSession implements AutoCloseable {
+    /** Fluss's default database, which PostgreSQL's {@code public} schema stands for. */
+    public static final String DEFAULT_DATABASE = "fluss";
     /**
      * Point lookups wait this long for a batch to fill; a lone lookup always waits all of it, so
      * Fluss's 100 ms default (and even 1 ms) would dominate a point query.

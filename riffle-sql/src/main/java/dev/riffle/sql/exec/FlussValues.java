@@ -2,7 +2,6 @@ package dev.riffle.sql.exec;
 
 import dev.riffle.core.values.FlussValueSink;
 import java.math.BigDecimal;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -12,9 +11,6 @@ import org.apache.fluss.row.Decimal;
 import org.apache.fluss.row.GenericArray;
 import org.apache.fluss.row.GenericMap;
 import org.apache.fluss.row.GenericRow;
-import org.apache.fluss.row.InternalArray;
-import org.apache.fluss.row.InternalMap;
-import org.apache.fluss.row.InternalRow;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DataTypeRoot;

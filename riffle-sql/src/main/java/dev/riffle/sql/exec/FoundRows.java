@@ -2,7 +2,7 @@ package dev.riffle.sql.exec;
 
 import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.Iterator;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

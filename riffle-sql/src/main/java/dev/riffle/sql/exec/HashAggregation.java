@@ -1,6 +1,6 @@
 package dev.riffle.sql.exec;
 
-import dev.riffle.sql.planner.AggregatePlan;
+import dev.riffle.sql.plan.AggregatePlan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.vector.VectorSchemaRoot;

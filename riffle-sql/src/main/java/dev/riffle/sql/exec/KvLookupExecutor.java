@@ -1,7 +1,7 @@
 package dev.riffle.sql.exec;
 
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

@@ -1,6 +1,6 @@
 package dev.riffle.sql.exec;
 
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;

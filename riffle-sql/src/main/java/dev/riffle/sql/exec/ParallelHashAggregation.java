@@ -3,8 +3,8 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.ReadBatch;
-import dev.riffle.sql.planner.AggregatePlan;
-import dev.riffle.sql.planner.VectorizedInput;
+import dev.riffle.sql.plan.AggregatePlan;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;

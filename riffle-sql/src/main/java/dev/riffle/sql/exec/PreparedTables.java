@@ -2,20 +2,13 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.catalog.FlussRootSchema;
-import dev.riffle.sql.planner.FlussScan;
-import dev.riffle.sql.planner.FlussTableModify;
-import dev.riffle.sql.planner.VectorizedAggregate;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.calcite.avatica.AvaticaPreparedStatement;
 import org.apache.calcite.jdbc.CalciteConnection;
-import org.apache.calcite.rel.RelNode;
-import org.apache.calcite.rel.RelVisitor;
 import org.apache.fluss.metadata.TableInfo;
 
 /**
@@ -33,25 +26,6 @@ public final class PreparedTables {
 
     private PreparedTables() {}
 
-    /** The Fluss tables read or written by a plan. */
-    public static List<TableInfo> of(RelNode plan) {
-        List<TableInfo> tables = new ArrayList<>();
-        new RelVisitor() {
-            @Override
-            public void visit(RelNode node, int ordinal, RelNode parent) {
-                if (node instanceof FlussScan scan) {
-                    tables.add(scan.plan().table());
-                } else if (node instanceof VectorizedAggregate aggregate) {
-                    tables.add(aggregate.plan().table());
-                } else if (node instanceof FlussTableModify modify) {
-                    tables.add(modify.flussTable().info());
-                }
-                super.visit(node, ordinal, parent);
-            }
-        }.go(plan);
-        return List.copyOf(tables);
-    }
-
     /**
      * Whether a table the statement was planned for has since been dropped, created again or
      * altered, as the connection's metadata (at most a second old) says.
@@ -62,14 +36,9 @@ public final class PreparedTables {
         if (handle == null || handle.signature == null || handle.signature.internalParameters == null) {
             return false;
         }
-        FlussRootSchema root;
-        try {
-            root = statement.getConnection().unwrap(CalciteConnection.class).getRootSchema()
-                    .unwrap(FlussRootSchema.class);
-        } catch (ClassCastException e) {
-            return false;
-        }
-        return root != null && stale(handle.signature.internalParameters, root.session());
+        Optional<FlussSession> session = SessionSchema.sessionOf(
+                statement.getConnection().unwrap(CalciteConnection.class).getRootSchema());
+        return session.isPresent() && stale(handle.signature.internalParameters, session.get());
     }
 
     /**

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.sql.catalog.SqlTypes;
+import dev.riffle.sql.types.SqlTypes;
 import java.sql.Array;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;

@@ -3,7 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.types.ArrowTypeMapping;
-import dev.riffle.sql.catalog.SqlTypes;
+import dev.riffle.sql.types.SqlTypes;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.sql.Types;

@@ -3,7 +3,7 @@ package dev.riffle.sql.exec;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.scan.ArrowLogScanner;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -4,8 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.write.Acknowledgements;
-import dev.riffle.sql.planner.ExactColumns;
-import dev.riffle.sql.planner.ReadPlan;
+import dev.riffle.sql.plan.ExactColumns;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -2,7 +2,7 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.TopNPlan;
+import dev.riffle.sql.plan.TopNPlan;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.VectorCondition;
-import dev.riffle.sql.planner.VectorExpression;
+import dev.riffle.sql.plan.VectorCondition;
+import dev.riffle.sql.plan.VectorExpression;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;

@@ -2,8 +2,8 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.VectorExpression;
-import dev.riffle.sql.planner.VectorizedInput;
+import dev.riffle.sql.plan.VectorExpression;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

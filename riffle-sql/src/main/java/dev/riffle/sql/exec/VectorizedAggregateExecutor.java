@@ -2,9 +2,9 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.AggregatePlan;
-import dev.riffle.sql.planner.ReadPlan;
-import dev.riffle.sql.planner.VectorizedInput;
+import dev.riffle.sql.plan.AggregatePlan;
+import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;

@@ -1,10 +1,13 @@
 package dev.riffle.sql.jdbc;
 
 import dev.riffle.sql.catalog.FlussRootSchema;
-import dev.riffle.sql.catalog.FlussTypeSystem;
 import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.parser.FlussParserFactory;
+import dev.riffle.sql.parser.PostgresParserFactory;
+import dev.riffle.sql.planner.FlussScan;
+import dev.riffle.sql.types.FlussTypeSystem;
 import java.sql.Connection;
 import java.sql.SQLException;
 import java.util.HashMap;
@@ -152,7 +155,7 @@ public final class RiffleDriver extends Driver {
 
     private Connection connect(String url, Parsed parsed, FlussSession session, boolean owned) throws SQLException {
         CalciteSchema root = CalciteSchema.createRootSchema(true, false, "", new FlussRootSchema(session, parsed.vectorized(),
-                parsed.dialect()));
+                parsed.dialect(), FlussScan.TABLES));
         AvaticaConnection connection = ((CalciteFactory) factory).newConnection(this, factory, url, parsed.calcite(),
                 root, null);
         sessions.put(connection, new Held(session, owned));
@@ -195,10 +198,7 @@ public final class RiffleDriver extends Driver {
         } catch (IllegalArgumentException e) {
             throw new SQLException(e.getMessage(), e);
         }
-        Properties properties = dialect.connectionProperties();
-        // timestamps with Fluss's nine fractional digits, not Calcite's three
-        properties.setProperty("typeSystem", FlussTypeSystem.class.getName()
-                + (dialect == Dialect.POSTGRESQL ? "#POSTGRESQL" : "#INSTANCE"));
+        Properties properties = calciteProperties(dialect);
         properties.putAll(given);
         Map<String, String> fluss = new HashMap<>();
         for (String name : properties.stringPropertyNames()) {
@@ -268,5 +268,29 @@ public final class RiffleDriver extends Driver {
         } catch (Exception ignored) {
             // the connection is going away either way
         }
+    }
+
+    /** Calcite's connection properties for {@code dialect}, before the user's own. */
+    private static Properties calciteProperties(Dialect dialect) {
+        Properties properties = new Properties();
+        properties.setProperty("quoting", "DOUBLE_QUOTE");
+        properties.setProperty("quotedCasing", "UNCHANGED");
+        properties.setProperty("unquotedCasing", "UNCHANGED");
+        if (dialect == Dialect.CALCITE) {
+            properties.setProperty("caseSensitive", "true");
+            properties.setProperty("parserFactory", FlussParserFactory.class.getName() + "#FACTORY");
+        } else {
+            // PostgreSQL folds unquoted names to lower case; Fluss keeps the case names were made
+            // with, so the schemas then find a database or table that differs only in case.
+            properties.setProperty("caseSensitive", "true");
+            properties.setProperty("unquotedCasing", "TO_LOWER");
+            properties.setProperty("parserFactory", PostgresParserFactory.class.getName() + "#FACTORY");
+            properties.setProperty("conformance", "BABEL");
+            properties.setProperty("fun", "standard,postgresql");
+        }
+        // timestamps with Fluss's nine fractional digits, not Calcite's three
+        properties.setProperty("typeSystem", FlussTypeSystem.class.getName()
+                + (dialect == Dialect.POSTGRESQL ? "#POSTGRESQL" : "#INSTANCE"));
+        return properties;
     }
 }

@@ -8,34 +8,36 @@ import dev.riffle.sql.dialect.PostgresTypeCoercion;
 import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.planner.DirectReadMatcher;
 import dev.riffle.sql.planner.FlussRules;
 import dev.riffle.sql.planner.GuardedInput;
 import dev.riffle.sql.planner.JoinOrderProgram;
 import dev.riffle.sql.planner.MaterializedInput;
+import dev.riffle.sql.planner.PlannedTables;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRules;
 import org.apache.calcite.adapter.java.JavaTypeFactory;
+import org.apache.calcite.avatica.Meta;
+import org.apache.calcite.config.CalciteConnectionConfig;
 import org.apache.calcite.interpreter.BindableConvention;
 import org.apache.calcite.plan.Convention;
+import org.apache.calcite.plan.RelOptCostFactory;
+import org.apache.calcite.plan.RelOptPlanner;
 import org.apache.calcite.prepare.CalciteCatalogReader;
+import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.prepare.CalciteSqlValidator;
+import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexBuilder;
 import org.apache.calcite.sql.SqlNode;
-import org.apache.calcite.sql2rel.ConvertToChecked;
-import org.apache.calcite.sql.validate.SqlValidator;
-import java.util.function.UnaryOperator;
-import org.apache.calcite.config.CalciteConnectionConfig;
-import org.apache.calcite.prepare.CalciteSqlValidator;
-import org.apache.calcite.prepare.Prepare;
 import org.apache.calcite.sql.SqlOperatorTable;
 import org.apache.calcite.sql.fun.SqlStdOperatorTable;
 import org.apache.calcite.sql.util.SqlOperatorTables;
-import java.util.Optional;
-import org.apache.calcite.avatica.Meta;
-import org.apache.calcite.plan.RelOptCostFactory;
-import org.apache.calcite.plan.RelOptPlanner;
-import org.apache.calcite.prepare.CalcitePrepareImpl;
+import org.apache.calcite.sql.validate.SqlValidator;
+import org.apache.calcite.sql2rel.ConvertToChecked;
 
 /**
  * Calcite's statement preparation with Riffle's rules in every planner from the start, so that
@@ -114,8 +116,8 @@ final class RifflePrepare extends CalcitePrepareImpl {
             protected PreparedResult implement(RelRoot root) {
                 // a nested-loop join would read its inner Fluss table again for every outer row
                 root = root.withRel(MaterializedInput.innersOf(root.rel));
-                directRead = DirectRead.match(root);
-                tables = PreparedTables.of(root.rel);
+                directRead = DirectReadMatcher.match(root);
+                tables = PlannedTables.of(root.rel);
                 // every loop of the operators checks the execution's deadline, cancel and budgets
                 return super.implement(root.withRel(GuardedInput.everyEdgeOf(root.rel)));
             }

@@ -1,8 +1,8 @@
 package dev.riffle.sql.pgcatalog;
 
-import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.ContextFunction;
 import dev.riffle.sql.exec.ExecutionGuard;
+import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.GuardedText;
 import dev.riffle.sql.exec.SessionHost;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
@@ -641,7 +641,7 @@ public final class PgFunctions {
         if (root.get(SessionHost.KEY) instanceof SessionHost host) {
             return host.searchPath();
         }
-        return List.of(FlussRootSchema.DEFAULT_DATABASE);
+        return List.of(FlussSession.DEFAULT_DATABASE);
     }
 
     static CatalogSnapshot snapshot(DataContext root) {

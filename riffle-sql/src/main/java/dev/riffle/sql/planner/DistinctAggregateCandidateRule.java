@@ -1,5 +1,6 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.AggregatePlan;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;

@@ -1,5 +1,7 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.PushedCondition;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

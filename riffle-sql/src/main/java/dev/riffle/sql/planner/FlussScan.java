@@ -5,14 +5,15 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.catalog.FlussTable;
 import dev.riffle.sql.exec.ScanExecutor;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.List;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
 import org.apache.calcite.adapter.enumerable.EnumerableRel;
 import org.apache.calcite.adapter.enumerable.EnumerableRelImplementor;
 import org.apache.calcite.adapter.enumerable.JavaRowFormat;
 import org.apache.calcite.adapter.enumerable.PhysType;
 import org.apache.calcite.adapter.enumerable.PhysTypeImpl;
-import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.tree.Blocks;
 import org.apache.calcite.linq4j.tree.Expression;
 import org.apache.calcite.linq4j.tree.Expressions;
@@ -24,6 +25,7 @@ import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.prepare.CalciteCatalogReader;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rel.RelWriter;
+import org.apache.calcite.rel.core.RelFactories;
 import org.apache.calcite.rel.core.TableScan;
 import org.apache.calcite.rel.metadata.RelMetadataQuery;
 import org.apache.calcite.rel.type.RelDataType;
@@ -48,6 +50,16 @@ public final class FlussScan extends TableScan implements EnumerableRel {
         this.flussTable = requireNonNull(flussTable, "flussTable is null");
         this.plan = requireNonNull(plan, "plan is null");
     }
+
+    /**
+     * Makes the full scan of a {@link FlussTable} that planning starts from: what a connection
+     * gives its catalog, which does not know the planner's relational expressions.
+     */
+    public static final RelFactories.TableScanFactory TABLES = (context, table) -> {
+        FlussTable fluss = requireNonNull(table.unwrap(FlussTable.class), "not a Fluss table");
+        return create(context.getCluster(), table, fluss,
+                ReadPlan.scan(fluss.info(), fluss.source(), table.getRowType().getFieldCount()));
+    };
 
     public static FlussScan create(RelOptCluster cluster, RelOptTable table, FlussTable flussTable, ReadPlan plan) {
         return new FlussScan(cluster, cluster.traitSetOf(EnumerableConvention.INSTANCE), table, flussTable, plan);

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.sql.catalog.FlussTable;
 import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.TableWriteExecutor;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -119,9 +120,9 @@ public final class FlussTableModify extends TableModify implements EnumerableRel
         // (the input as planned: the guards on its edges pass rows on as they are)
         RelNode planned = GuardedInput.strip(getInput());
         Optional<DirectRead> source = getOperation() == Operation.INSERT
-                ? DirectRead.match(RelRoot.of(planned, SqlKind.SELECT)) : Optional.empty();
+                ? DirectReadMatcher.match(RelRoot.of(planned, SqlKind.SELECT)) : Optional.empty();
         TableWriteExecutor executor = new TableWriteExecutor(flussTable.session(), flussTable.info(), getOperation(),
-                getUpdateColumnList() == null ? List.of() : getUpdateColumnList(), ExactColumns.of(planned), source);
+                getUpdateColumnList() == null ? List.of() : getUpdateColumnList(), ExactColumnsFinder.of(planned), source);
         Expression stashed = implementor.stash(executor, TableWriteExecutor.class);
         builder.add(Expressions.return_(null, Expressions.call(stashed, "write", asArrays, DataContext.ROOT)));
         PhysType physType = PhysTypeImpl.of(implementor.getTypeFactory(), getRowType(),

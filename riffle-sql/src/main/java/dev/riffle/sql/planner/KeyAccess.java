@@ -1,5 +1,6 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.List;
 import org.apache.calcite.rel.RelNode;
 import org.apache.calcite.rex.RexNode;

@@ -1,6 +1,7 @@
 package dev.riffle.sql.planner;
 
-import dev.riffle.sql.catalog.SqlTypes;
+import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.types.SqlTypes;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;

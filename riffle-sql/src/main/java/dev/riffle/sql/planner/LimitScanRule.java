@@ -1,5 +1,6 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.ReadPlan;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.core.Sort;

@@ -1,12 +1,11 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;
 import org.apache.calcite.plan.RelOptRuleCall;
 import org.apache.calcite.rel.core.Filter;
-import org.apache.calcite.rex.RexNode;
-import org.apache.calcite.tools.RelBuilder;
 
 /**
  * Equality on every primary-key column (literals, {@code ?} parameters, or IN-lists) becomes

@@ -1,5 +1,6 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.plan.RelOptRule;

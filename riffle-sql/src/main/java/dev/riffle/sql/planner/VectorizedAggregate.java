@@ -3,6 +3,11 @@ package dev.riffle.sql.planner;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.VectorizedAggregateExecutor;
+import dev.riffle.sql.plan.AggregatePlan;
+import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.plan.VectorCondition;
+import dev.riffle.sql.plan.VectorExpression;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.List;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;

@@ -1,5 +1,9 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.AggregatePlan;
+import dev.riffle.sql.plan.VectorCondition;
+import dev.riffle.sql.plan.VectorExpression;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.plan.RelOptRule;
@@ -22,7 +26,7 @@ public final class VectorizedAggregateRule extends RelOptRule {
      * One rule per input shape ({@link VectorizedInput#shapes}): straight over the scan, over
      * computed columns, over a condition the scan did not take, over both.
      */
-    public static final List<VectorizedAggregateRule> RULES = VectorizedInput.shapes().stream()
+    public static final List<VectorizedAggregateRule> RULES = VectorizedInputShapes.shapes().stream()
             // Calcite's enumerable aggregate: its input is the enumerable subset, where the scan is (a logical
             // aggregate's input subset lists logical operators only).
             .map(shape -> new VectorizedAggregateRule(aggregateOver(shape.operand()),
@@ -53,11 +57,11 @@ public final class VectorizedAggregateRule extends RelOptRule {
             // count(*) straight over the scan: no Project names the columns it needs (none), so the
             // scan still reads every column; one, the narrowest, is all it needs to count rows.
             FlussScan narrowed = scan.withPlan(scan.plan().withColumns(List.of(scan.narrowestColumn())));
-            call.transformTo(new VectorizedAggregate(narrowed, VectorizedInput.between(List.of(), narrowed)
+            call.transformTo(new VectorizedAggregate(narrowed, VectorizedInputShapes.between(List.of(), narrowed)
                     .orElseThrow(), plan.get(), aggregate.getRowType(), aggregate.getTraitSet()));
             return;
         }
-        Optional<VectorizedInput> input = VectorizedInput.of(call, 1);
+        Optional<VectorizedInput> input = VectorizedInputShapes.of(call, 1);
         if (input.isEmpty()) {
             return;
         }

@@ -1,7 +1,8 @@
 package dev.riffle.sql.planner;
 
-import dev.riffle.sql.planner.AggregatePlan.Comparison;
-import dev.riffle.sql.planner.AggregatePlan.GroupCondition;
+import dev.riffle.sql.plan.AggregatePlan.Comparison;
+import dev.riffle.sql.plan.AggregatePlan.GroupCondition;
+import dev.riffle.sql.plan.AggregatePlan;
 import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;

@@ -3,6 +3,8 @@ package dev.riffle.sql.planner;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.catalog.FlussTable;
+import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.List;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;

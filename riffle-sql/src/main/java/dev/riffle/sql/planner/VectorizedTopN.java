@@ -3,6 +3,9 @@ package dev.riffle.sql.planner;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.exec.VectorizedTopNExecutor;
+import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.plan.TopNPlan;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.List;
 import org.apache.calcite.plan.RelTraitSet;
 import org.apache.calcite.rel.RelNode;

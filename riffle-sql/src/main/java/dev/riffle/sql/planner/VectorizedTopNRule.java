@@ -1,5 +1,7 @@
 package dev.riffle.sql.planner;
 
+import dev.riffle.sql.plan.TopNPlan;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -23,9 +25,9 @@ import org.apache.calcite.rel.core.Sort;
 public final class VectorizedTopNRule extends RelOptRule {
     /** Both forms of a top-N over each input shape ({@link VectorizedInput#shapes}). */
     public static final List<VectorizedTopNRule> RULES = Stream.concat(
-            VectorizedInput.shapes().stream().map(shape -> new VectorizedTopNRule(limitOverSort(shape.operand()),
+            VectorizedInputShapes.shapes().stream().map(shape -> new VectorizedTopNRule(limitOverSort(shape.operand()),
                     "limit over sort over " + shape.name())),
-            VectorizedInput.shapes().stream().map(shape -> new VectorizedTopNRule(sortWithFetch(shape.operand()),
+            VectorizedInputShapes.shapes().stream().map(shape -> new VectorizedTopNRule(sortWithFetch(shape.operand()),
                     "sort with fetch over " + shape.name())))
             .toList();
 
@@ -64,7 +66,7 @@ public final class VectorizedTopNRule extends RelOptRule {
             below = 1;
             plan = TopNPlan.of(sort);
         }
-        Optional<VectorizedInput> input = VectorizedInput.of(call, below);
+        Optional<VectorizedInput> input = VectorizedInputShapes.of(call, below);
         if (plan.isPresent() && input.isPresent()) {
             call.transformTo(new VectorizedTopN(scan, input.get(), plan.get(), sort.getRowType(),
                     call.rel(0).getTraitSet().replace(sort.getCollation())));

@@ -2,8 +2,8 @@ package dev.riffle.sql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.sql.planner.AggregatePlan.Aggregation;
-import dev.riffle.sql.planner.AggregatePlan.Function;
+import dev.riffle.sql.plan.AggregatePlan.Aggregation;
+import dev.riffle.sql.plan.AggregatePlan.Function;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashMap;

@@ -2,9 +2,9 @@ package dev.riffle.sql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.sql.planner.AggregatePlan;
-import dev.riffle.sql.planner.AggregatePlan.Aggregation;
-import dev.riffle.sql.planner.AggregatePlan.Function;
+import dev.riffle.sql.plan.AggregatePlan.Aggregation;
+import dev.riffle.sql.plan.AggregatePlan.Function;
+import dev.riffle.sql.plan.AggregatePlan;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

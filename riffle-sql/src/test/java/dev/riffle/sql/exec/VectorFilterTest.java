@@ -2,14 +2,14 @@ package dev.riffle.sql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.sql.planner.VectorCondition;
-import dev.riffle.sql.planner.VectorCondition.Comparator;
-import dev.riffle.sql.planner.VectorCondition.Comparison;
-import dev.riffle.sql.planner.VectorCondition.Junction;
-import dev.riffle.sql.planner.VectorCondition.Negation;
-import dev.riffle.sql.planner.VectorCondition.NullCheck;
-import dev.riffle.sql.planner.VectorExpression.Column;
-import dev.riffle.sql.planner.VectorExpression.Constant;
+import dev.riffle.sql.plan.VectorCondition.Comparator;
+import dev.riffle.sql.plan.VectorCondition.Comparison;
+import dev.riffle.sql.plan.VectorCondition.Junction;
+import dev.riffle.sql.plan.VectorCondition.Negation;
+import dev.riffle.sql.plan.VectorCondition.NullCheck;
+import dev.riffle.sql.plan.VectorCondition;
+import dev.riffle.sql.plan.VectorExpression.Column;
+import dev.riffle.sql.plan.VectorExpression.Constant;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;

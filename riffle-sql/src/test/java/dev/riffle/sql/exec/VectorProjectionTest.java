@@ -2,13 +2,13 @@ package dev.riffle.sql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.sql.planner.VectorExpression;
-import dev.riffle.sql.planner.VectorExpression.Arithmetic;
-import dev.riffle.sql.planner.VectorExpression.Column;
-import dev.riffle.sql.planner.VectorExpression.Constant;
-import dev.riffle.sql.planner.VectorExpression.Negation;
-import dev.riffle.sql.planner.VectorExpression.Operator;
-import dev.riffle.sql.planner.VectorExpression.Widening;
+import dev.riffle.sql.plan.VectorExpression.Arithmetic;
+import dev.riffle.sql.plan.VectorExpression.Column;
+import dev.riffle.sql.plan.VectorExpression.Constant;
+import dev.riffle.sql.plan.VectorExpression.Negation;
+import dev.riffle.sql.plan.VectorExpression.Operator;
+import dev.riffle.sql.plan.VectorExpression.Widening;
+import dev.riffle.sql.plan.VectorExpression;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;

@@ -2,8 +2,9 @@ package dev.riffle.sql.planner;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.sql.catalog.FlussTypeSystem;
-import dev.riffle.sql.catalog.SqlTypes;
+import dev.riffle.sql.plan.PushedCondition;
+import dev.riffle.sql.types.FlussTypeSystem;
+import dev.riffle.sql.types.SqlTypes;
 import java.math.BigDecimal;
 import java.util.List;
 import java.util.Optional;

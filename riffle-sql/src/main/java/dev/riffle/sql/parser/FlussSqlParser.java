@@ -1,7 +1,11 @@
-package dev.riffle.sql.ddl;
+package dev.riffle.sql.parser;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.ddl.DdlParser;
+import dev.riffle.sql.ddl.DdlStatement;
+import dev.riffle.sql.ddl.DdlSyntaxException;
+import dev.riffle.sql.ddl.SqlFlussDdl;
 import java.io.StringReader;
 import java.util.Optional;
 import org.apache.calcite.sql.SqlNode;

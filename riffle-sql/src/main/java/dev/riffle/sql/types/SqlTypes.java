@@ -1,4 +1,4 @@
-package dev.riffle.sql.catalog;
+package dev.riffle.sql.types;
 
 import java.math.BigDecimal;
 import java.util.ArrayList;

@@ -2,6 +2,9 @@ package dev.riffle.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.plan.VectorCondition;
+import dev.riffle.sql.plan.VectorExpression;
+import dev.riffle.sql.plan.VectorizedInput;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -15,32 +18,22 @@ import org.apache.calcite.rel.type.RelDataTypeField;
 import org.apache.calcite.rex.RexNode;
 
 /**
- * What a vectorized operator reads from each batch of its scan, when Calcite put a {@code Filter}
- * (a condition the scan did not take) and/or a {@code Project} (computed columns) between the two:
- * the condition as a {@link VectorCondition}, the columns as {@link VectorExpression}s (the scan's
- * own columns when there is no projection). Made only when every part is computed on the batches
- * ({@link #between}); otherwise the operator stays Calcite's.
+ * The inputs a vectorized operator is planned over (a {@link FlussScan}, under at most a
+ * {@code Filter} and a {@code Project}), and the {@link VectorizedInput} each one computes: the
+ * rule side of the plan's value type.
  *
  * <pre>{@code
- * // call.rels: Aggregate, Project, Filter, FlussScan
- * Optional<VectorizedInput> input = VectorizedInput.between(List.of(call.rel(1), call.rel(2)), scan);
+ * Optional<VectorizedInput> input = VectorizedInputShapes.of(call, 1);
  * }</pre>
- *
- * @param residual the condition on the scan's rows, checked before the columns are computed
- * @param columns the operator's input columns, computed from the kept rows
  */
-public record VectorizedInput(Optional<VectorCondition> residual, List<VectorExpression> columns) {
-
-    public VectorizedInput {
-        requireNonNull(residual, "residual is null");
-        columns = List.copyOf(columns);
-    }
+final class VectorizedInputShapes {
+    private VectorizedInputShapes() {}
 
     /**
      * The input of an operator over {@code between} (top down: at most a {@code Project}, then at
      * most a {@code Filter}) over {@code scan}.
      */
-    public static Optional<VectorizedInput> between(List<RelNode> between, FlussScan scan) {
+    static Optional<VectorizedInput> between(List<RelNode> between, FlussScan scan) {
         requireNonNull(scan, "scan is null");
         Optional<VectorCondition> residual = Optional.empty();
         Optional<Project> project = Optional.empty();
@@ -72,21 +65,6 @@ public record VectorizedInput(Optional<VectorCondition> residual, List<VectorExp
             }
         }
         return Optional.of(new VectorizedInput(residual, columns));
-    }
-
-    /** Whether the columns are the scan's own, in order. */
-    public boolean scanColumns() {
-        return scanColumnsInOrder(columns);
-    }
-
-    /** Whether {@code columns} are the scan's columns {@code 0, 1, ...} as they are. */
-    public static boolean scanColumnsInOrder(List<VectorExpression> columns) {
-        for (int i = 0; i < columns.size(); i++) {
-            if (!(columns.get(i) instanceof VectorExpression.Column column) || column.index() != i) {
-                return false;
-            }
-        }
-        return true;
     }
 
     /**

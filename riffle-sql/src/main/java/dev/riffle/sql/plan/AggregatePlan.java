@@ -1,7 +1,8 @@
-package dev.riffle.sql.planner;
+package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.planner.VectorizedAggregate;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;

@@ -1,7 +1,7 @@
 package dev.riffle.sql.planner;
 
-import static java.util.Objects.requireNonNull;
-
+import dev.riffle.sql.plan.ExactColumns;
+import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -24,44 +24,18 @@ import org.apache.calcite.sql.type.SqlTypeName;
 import org.apache.calcite.util.TimestampString;
 
 /**
- * The timestamp values of a write's input rows that the plan knows to the digit, while Calcite's
- * rows hold them as milliseconds: the literals and {@code ?} parameters of {@code INSERT ... VALUES},
- * the {@code SET} values of an {@code UPDATE}, and the key of the row a point lookup finds for an
- * {@code UPDATE} or {@code DELETE}. The writer takes these instead of the row's
- * value, so a {@code TIMESTAMP(6)} column gets its microseconds.
+ * Finds the {@link ExactColumns} of a write's input plan: the literals and parameters of a
+ * {@code VALUES} list, the key a point lookup finds, through projections and unions.
  *
  * <pre>{@code
- * ExactColumns exact = ExactColumns.of(input);   // INSERT INTO t VALUES (1, TIMESTAMP '2024-06-01 12:00:00.123456')
- * exact.row(0);                                   // {1=2024-06-01 12:00:00.123456}
+ * ExactColumns exact = ExactColumnsFinder.of(input);
  * }</pre>
- *
- * @param rows when the input's rows are known one by one (a {@code VALUES} list), each row's exact
- *     columns, by position in the input row
- * @param everyRow exact columns of every row (a {@code SET ts = ?}), by position
  */
-public record ExactColumns(Optional<List<Map<Integer, ReadPlan.KeyValue>>> rows,
-        Map<Integer, ReadPlan.KeyValue> everyRow) {
-    /** A write whose values are all Calcite's. */
-    public static final ExactColumns NONE = new ExactColumns(Optional.empty(), Map.of());
-
-    public ExactColumns {
-        requireNonNull(rows, "rows is null");
-        rows = rows.map(list -> list.stream().map(Map::copyOf).toList());
-        everyRow = Map.copyOf(everyRow);
-    }
-
-    /** The exact columns of input row {@code index} (from 0). */
-    public Map<Integer, ReadPlan.KeyValue> row(long index) {
-        if (rows.isEmpty() || index >= rows.get().size()) {
-            return everyRow;
-        }
-        Map<Integer, ReadPlan.KeyValue> row = new HashMap<>(everyRow);
-        row.putAll(rows.get().get((int) index));
-        return row;
-    }
+final class ExactColumnsFinder {
+    private ExactColumnsFinder() {}
 
     /** What {@code input} (a physical plan) is known to produce exactly. */
-    public static ExactColumns of(RelNode input) {
+    static ExactColumns of(RelNode input) {
         if (input instanceof Values values) {
             List<Map<Integer, ReadPlan.KeyValue>> rows = new ArrayList<>();
             for (List<RexLiteral> tuple : values.getTuples()) {
@@ -90,7 +64,7 @@ public record ExactColumns(Optional<List<Map<Integer, ReadPlan.KeyValue>>> rows,
         if (input instanceof Calc calc) {
             RexProgram program = calc.getProgram();
             if (program.getCondition() != null) {
-                return NONE;
+                return ExactColumns.NONE;
             }
             return project(of(calc.getInput()), program.getProjectList().stream().map(program::expandLocalRef).toList());
         }
@@ -101,16 +75,16 @@ public record ExactColumns(Optional<List<Map<Integer, ReadPlan.KeyValue>>> rows,
             List<Map<Integer, ReadPlan.KeyValue>> rows = new ArrayList<>();
             for (RelNode branch : union.getInputs()) {
                 ExactColumns exact = of(branch);
-                if (exact.rows.isEmpty()) {
-                    return NONE; // how many rows a branch has is known only at run time
+                if (exact.rows().isEmpty()) {
+                    return ExactColumns.NONE; // how many rows a branch has is known only at run time
                 }
-                for (int i = 0; i < exact.rows.get().size(); i++) {
+                for (int i = 0; i < exact.rows().get().size(); i++) {
                     rows.add(exact.row(i));
                 }
             }
             return new ExactColumns(Optional.of(rows), Map.of());
         }
-        return NONE;
+        return ExactColumns.NONE;
     }
 
     /** The exact columns of a projection of rows whose exact columns are {@code below}. */
@@ -134,16 +108,16 @@ public record ExactColumns(Optional<List<Map<Integer, ReadPlan.KeyValue>>> rows,
         }
         Map<Integer, ReadPlan.KeyValue> belowEveryRow = new HashMap<>();
         fromBelow.forEach((to, from) -> {
-            if (below.everyRow.containsKey(from)) {
-                belowEveryRow.put(to, below.everyRow.get(from));
+            if (below.everyRow().containsKey(from)) {
+                belowEveryRow.put(to, below.everyRow().get(from));
             }
         });
         everyRow.putAll(belowEveryRow);
-        if (below.rows.isEmpty()) {
+        if (below.rows().isEmpty()) {
             return new ExactColumns(Optional.empty(), everyRow);
         }
         List<Map<Integer, ReadPlan.KeyValue>> rows = new ArrayList<>();
-        for (Map<Integer, ReadPlan.KeyValue> belowRow : below.rows.get()) {
+        for (Map<Integer, ReadPlan.KeyValue> belowRow : below.rows().get()) {
             Map<Integer, ReadPlan.KeyValue> row = new HashMap<>(everyRow);
             fromBelow.forEach((to, from) -> {
                 if (belowRow.containsKey(from)) {

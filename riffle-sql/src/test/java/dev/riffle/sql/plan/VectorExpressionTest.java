@@ -1,4 +1,4 @@
-package dev.riffle.sql.planner;
+package dev.riffle.sql.plan;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.riffle.sql.planner;
+package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 

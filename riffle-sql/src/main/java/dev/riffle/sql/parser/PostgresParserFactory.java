@@ -1,11 +1,15 @@
-package dev.riffle.sql.dialect;
+package dev.riffle.sql.parser;
 
 import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.ddl.DdlStatement;
 import dev.riffle.sql.ddl.DdlSyntaxException;
 import dev.riffle.sql.ddl.FlussDdlExecutor;
-import dev.riffle.sql.ddl.FlussParserFactory;
 import dev.riffle.sql.ddl.SqlFlussDdl;
+import dev.riffle.sql.dialect.ColumnNames;
+import dev.riffle.sql.dialect.Dialect;
+import dev.riffle.sql.dialect.PostgresCalls;
+import dev.riffle.sql.dialect.PostgresSyntax;
+import dev.riffle.sql.dialect.SetReturningCalls;
 import java.io.Reader;
 import java.io.StringReader;
 import java.util.Optional;

@@ -1,7 +1,8 @@
-package dev.riffle.sql.planner;
+package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.planner.FilterPushdownRule;
 import java.util.List;
 import java.util.stream.Collectors;
 
@@ -25,7 +26,7 @@ public sealed interface PushedCondition {
         }
 
         /** The operator with its operands swapped ({@code 5 < x} is {@code x > 5}). */
-        Op flipped() {
+        public Op flipped() {
             return switch (this) {
                 case LT -> GT;
                 case LE -> GE;

@@ -1,4 +1,4 @@
-package dev.riffle.sql.catalog;
+package dev.riffle.sql.types;
 
 import org.apache.calcite.rel.type.RelDataType;
 import org.apache.calcite.rel.type.RelDataTypeFactory;
