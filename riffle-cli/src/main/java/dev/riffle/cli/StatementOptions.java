@@ -3,14 +3,14 @@ package dev.riffle.cli;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.statement.RunningStatements;
 import dev.riffle.server.statement.StatementAdmission;
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.statement.StatementLimits;
 import java.time.Duration;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * What one SQL statement may take and how many run at once, shared by {@code riffle local} and

@@ -11,7 +11,7 @@ import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.core.write.Acknowledgements;
 import dev.riffle.core.write.ArrowLogAppender;
 import dev.riffle.server.session.RequestContext;
-import dev.riffle.sql.exec.InsertValues;
+import dev.riffle.sql.engine.InsertValues;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;

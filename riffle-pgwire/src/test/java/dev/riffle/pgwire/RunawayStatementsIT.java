@@ -10,7 +10,7 @@ import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import dev.riffle.server.ServerLimits;
 import dev.riffle.server.statement.StatementAdmission;
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.statement.StatementLimits;
 import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;

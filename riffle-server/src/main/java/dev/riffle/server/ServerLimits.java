@@ -2,7 +2,7 @@ package dev.riffle.server;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.statement.StatementLimits;
 import java.time.Duration;
 
 /**

@@ -6,7 +6,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
-import dev.riffle.sql.exec.PreparedTables;
+import dev.riffle.sql.engine.SqlEngine;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.Statement;
@@ -27,17 +27,17 @@ class PreparedTablesIT {
             statement.execute("CREATE TABLE " + db + ".t (id INT, v STRING)");
             try (PreparedStatement count = sql.prepareStatement("SELECT count(*) FROM " + db + ".t");
                     PreparedStatement insert = sql.prepareStatement("INSERT INTO " + db + ".t VALUES (?, ?)")) {
-                assertThat(PreparedTables.stale(count)).isFalse();
-                assertThat(PreparedTables.stale(insert)).isFalse();
+                assertThat(SqlEngine.isStale(count)).isFalse();
+                assertThat(SqlEngine.isStale(insert)).isFalse();
                 statement.execute("DROP TABLE " + db + ".t");
                 statement.execute("CREATE TABLE " + db + ".t (id INT, v STRING)");
-                Awaitility.await().untilAsserted(() -> assertThat(PreparedTables.stale(count)).isTrue());
-                assertThat(PreparedTables.stale(insert)).isTrue();
+                Awaitility.await().untilAsserted(() -> assertThat(SqlEngine.isStale(count)).isTrue());
+                assertThat(SqlEngine.isStale(insert)).isTrue();
             }
             try (PreparedStatement all = sql.prepareStatement("SELECT * FROM " + db + ".t")) {
-                assertThat(PreparedTables.stale(all)).isFalse();
+                assertThat(SqlEngine.isStale(all)).isFalse();
                 statement.execute("ALTER TABLE " + db + ".t ADD extra BIGINT");
-                Awaitility.await().untilAsserted(() -> assertThat(PreparedTables.stale(all)).isTrue());
+                Awaitility.await().untilAsserted(() -> assertThat(SqlEngine.isStale(all)).isTrue());
             }
         }
     }

@@ -5,7 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.statement.StatementLimits;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.ResultSet;

@@ -4,6 +4,8 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.core.types.RowArrowWriter;
+import java.util.Iterator;
+import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.row.InternalRow;
@@ -45,6 +47,29 @@ public final class RowsReader extends ProducedBatchReader {
         this.rows = requireNonNull(rows, "rows is null");
         this.projected = ProjectedRow.from(columns.clone());
         this.writer = RowArrowWriter.create(rowType.project(columns), allocator, expectedRows);
+    }
+
+    /**
+     * Rows already in memory (what a key lookup found) as one batch sized for them, in the chosen
+     * columns; the list stays the caller's.
+     */
+    public static RowsReader of(List<InternalRow> rows, RowType rowType, int[] columns, BufferAllocator allocator) {
+        Iterator<InternalRow> each = List.copyOf(requireNonNull(rows, "rows is null")).iterator();
+        CloseableIterator<InternalRow> iterator = new CloseableIterator<>() {
+            @Override
+            public boolean hasNext() {
+                return each.hasNext();
+            }
+
+            @Override
+            public InternalRow next() {
+                return each.next();
+            }
+
+            @Override
+            public void close() {}
+        };
+        return new RowsReader(iterator, rowType, columns, allocator, rows.size());
     }
 
     @Override

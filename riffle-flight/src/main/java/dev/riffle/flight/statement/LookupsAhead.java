@@ -3,7 +3,7 @@ package dev.riffle.flight.statement;
 import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
-import dev.riffle.sql.exec.LookedUpRows;
+import dev.riffle.sql.statement.LookedUpRows;
 import java.time.Duration;
 import java.util.Iterator;
 import java.util.LinkedHashMap;

@@ -2,7 +2,7 @@ package dev.riffle.flight.statement;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.exec.StatementShape;
+import dev.riffle.sql.engine.StatementShape;
 import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;

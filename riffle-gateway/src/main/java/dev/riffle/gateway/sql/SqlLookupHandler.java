@@ -17,7 +17,7 @@ import dev.riffle.gateway.http.Render;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.session.Sessions;
 import dev.riffle.server.sql.SqlStatements;
-import dev.riffle.sql.exec.LookedUpRows;
+import dev.riffle.sql.statement.LookedUpRows;
 import jakarta.servlet.AsyncContext;
 import jakarta.servlet.ReadListener;
 import jakarta.servlet.ServletException;

@@ -6,9 +6,8 @@ import dev.riffle.pgwire.sql.InsertRowDecoder;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.write.WriteBatch;
 import dev.riffle.server.write.WriteNotAcknowledgedException;
-import dev.riffle.sql.catalog.FlussRootSchema;
-import dev.riffle.sql.exec.FlussSession;
-import dev.riffle.sql.exec.InsertValues;
+import dev.riffle.sql.dialect.PublicSchema;
+import dev.riffle.sql.engine.InsertValues;
 import java.util.List;
 import java.util.Optional;
 import org.apache.fluss.metadata.TableInfo;
@@ -132,8 +131,8 @@ final class BatchedInserts implements AutoCloseable {
         String table = name.get(name.size() - 1);
         RequestContext request = batch.request();
         Optional<TableInfo> found = find(request, TablePath.of(database.get(), table));
-        if (found.isEmpty() && database.get().equals(FlussRootSchema.PUBLIC)) {
-            found = find(request, TablePath.of(FlussSession.DEFAULT_DATABASE, table));
+        if (found.isEmpty() && database.get().equals(PublicSchema.NAME)) {
+            found = find(request, TablePath.of(PublicSchema.DATABASE, table));
         }
         return found;
     }

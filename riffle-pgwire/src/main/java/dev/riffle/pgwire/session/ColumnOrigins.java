@@ -1,7 +1,7 @@
 package dev.riffle.pgwire.session;
 
-import dev.riffle.sql.exec.StatementShape;
-import dev.riffle.sql.pgcatalog.Oids;
+import dev.riffle.sql.dialect.Oids;
+import dev.riffle.sql.engine.StatementShape;
 import java.util.Map;
 import org.apache.arrow.vector.types.pojo.Field;
 

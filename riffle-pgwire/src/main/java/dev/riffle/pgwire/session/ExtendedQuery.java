@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.FrontendMessage;
 import dev.riffle.pgwire.types.ParameterDecoder;
-import dev.riffle.sql.pgcatalog.PgType;
+import dev.riffle.sql.dialect.PgType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -9,7 +9,7 @@ import dev.riffle.server.principal.Credentials;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.session.Sessions;
 import dev.riffle.sql.dialect.Dialect;
-import dev.riffle.sql.exec.SessionHost;
+import dev.riffle.sql.statement.SessionHost;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

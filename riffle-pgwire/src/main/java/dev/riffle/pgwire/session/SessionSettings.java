@@ -1,5 +1,7 @@
 package dev.riffle.pgwire.session;
 
+import dev.riffle.sql.dialect.PostgresRelease;
+import dev.riffle.sql.dialect.PublicSchema;
 import java.time.Duration;
 import java.util.LinkedHashMap;
 import java.util.Locale;
@@ -27,7 +29,7 @@ public final class SessionSettings {
      * catalog queries by the server's version, and 14's are the older, smaller set; every driver
      * and psql 15 support it.
      */
-    public static final String SERVER_VERSION = dev.riffle.sql.pgcatalog.PgCatalogSchema.SERVER_VERSION;
+    public static final String SERVER_VERSION = PostgresRelease.VERSION;
 
     /** The parameters reported in ParameterStatus at startup, in order. */
     private static final Set<String> REPORTED = Set.of("server_version", "server_encoding", "client_encoding",
@@ -49,7 +51,7 @@ public final class SessionSettings {
         requireNonNull(parameters, "parameters is null");
         Map<String, String> defaults = new LinkedHashMap<>();
         defaults.put("server_version", SERVER_VERSION);
-        defaults.put("server_version_num", dev.riffle.sql.pgcatalog.PgCatalogSchema.SERVER_VERSION_NUM);
+        defaults.put("server_version_num", PostgresRelease.VERSION_NUM);
         defaults.put("server_encoding", "UTF8");
         defaults.put("client_encoding", "UTF8");
         defaults.put("datestyle", "ISO, MDY");
@@ -189,8 +191,8 @@ public final class SessionSettings {
             }
             name = name.length() >= 2 && name.startsWith("\"") && name.endsWith("\"")
                     ? name.substring(1, name.length() - 1).replace("\"\"", "\"") : name.toLowerCase(Locale.ROOT);
-            schemas.add(name.equals(dev.riffle.sql.catalog.FlussRootSchema.PUBLIC)
-                    ? dev.riffle.sql.exec.FlussSession.DEFAULT_DATABASE : name);
+            schemas.add(name.equals(PublicSchema.NAME)
+                    ? PublicSchema.DATABASE : name);
         }
         return schemas;
     }

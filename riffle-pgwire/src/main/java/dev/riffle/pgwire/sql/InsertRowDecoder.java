@@ -7,7 +7,7 @@ import dev.riffle.core.types.TemporalRange;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.core.values.ValueSink;
 import dev.riffle.pgwire.types.PgTextValueReader;
-import dev.riffle.sql.exec.InsertValues;
+import dev.riffle.sql.engine.InsertValues;
 import java.math.BigDecimal;
 import java.sql.Date;
 import java.sql.Timestamp;

@@ -1,13 +1,11 @@
 package dev.riffle.pgwire.types;
 
-import dev.riffle.sql.pgcatalog.PgType;
-
-import static java.util.Objects.requireNonNull;
-
+import dev.riffle.sql.dialect.PgType;
 import java.util.Optional;
 import org.apache.arrow.vector.types.FloatingPointPrecision;
 import org.apache.arrow.vector.types.pojo.ArrowType;
 import org.apache.arrow.vector.types.pojo.Field;
+import static java.util.Objects.requireNonNull;
 
 /**
  * How one Arrow column (as Riffle reads a Fluss column) appears on the PostgreSQL wire: its OID

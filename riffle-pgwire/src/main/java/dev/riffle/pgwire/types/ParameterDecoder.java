@@ -1,9 +1,6 @@
 package dev.riffle.pgwire.types;
 
-import dev.riffle.sql.pgcatalog.PgType;
-
-import static java.nio.charset.StandardCharsets.UTF_8;
-
+import dev.riffle.sql.dialect.PgType;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.sql.Date;
@@ -21,6 +18,7 @@ import java.time.temporal.ChronoField;
 import java.util.HexFormat;
 import java.util.Locale;
 import java.util.Optional;
+import static java.nio.charset.StandardCharsets.UTF_8;
 
 /**
  * A bound parameter's bytes (text or binary format) as the Java value the SQL layer's

@@ -3,7 +3,7 @@ package dev.riffle.pgwire.types;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.values.ArrowValueReader;
-import dev.riffle.sql.pgcatalog.PgType;
+import dev.riffle.sql.dialect.PgType;
 import java.util.Optional;
 import java.util.Set;
 import org.apache.arrow.vector.BigIntVector;

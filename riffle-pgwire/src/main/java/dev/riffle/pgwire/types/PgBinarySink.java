@@ -1,16 +1,14 @@
 package dev.riffle.pgwire.types;
 
-import dev.riffle.sql.pgcatalog.PgType;
-
-import static java.nio.charset.StandardCharsets.UTF_8;
-import static java.util.Objects.requireNonNull;
-
 import dev.riffle.core.values.ValueSink;
+import dev.riffle.sql.dialect.PgType;
 import java.math.BigDecimal;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import static java.nio.charset.StandardCharsets.UTF_8;
+import static java.util.Objects.requireNonNull;
 
 /**
  * One value of a column in PostgreSQL's binary format, for the column's wire type (a TINYINT is

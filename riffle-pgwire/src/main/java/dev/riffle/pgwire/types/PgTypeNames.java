@@ -1,8 +1,7 @@
 package dev.riffle.pgwire.types;
 
-import dev.riffle.sql.pgcatalog.PgType;
-
 import dev.riffle.core.types.ArrowTypeMapping;
+import dev.riffle.sql.dialect.PgType;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.CharType;
 import org.apache.fluss.types.DataType;

@@ -1,16 +1,14 @@
 package dev.riffle.pgwire.types;
 
-import dev.riffle.sql.pgcatalog.PgType;
-
-import static org.assertj.core.api.Assertions.assertThat;
-import static org.assertj.core.api.Assertions.assertThatThrownBy;
-
+import dev.riffle.sql.dialect.PgType;
 import java.math.BigDecimal;
 import java.nio.charset.StandardCharsets;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 /** PostgreSQL 15's text forms (checked against a PostgreSQL server's output) and binary round trips. */
 class PgTextTest {

@@ -1,15 +1,12 @@
 package dev.riffle.server.failure;
 
-import dev.riffle.sql.exec.StatementStoppedException;
-import java.util.Optional;
-
 import dev.riffle.core.exception.ColumnNotFoundException;
 import dev.riffle.core.exception.DatabaseNotFoundException;
-import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.exception.InvalidAlterationException;
+import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.exception.InvalidReadException;
-import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.InvalidTypeException;
+import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.PartitionNotFoundException;
 import dev.riffle.core.exception.RemoteStorageUnavailableException;
 import dev.riffle.core.exception.TableNotFoundException;
@@ -18,6 +15,8 @@ import dev.riffle.core.fetch.FetchException;
 import dev.riffle.core.log.CorruptLogException;
 import dev.riffle.core.read.ReadTimeoutException;
 import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.sql.statement.StatementStoppedException;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CancellationException;
 import org.apache.fluss.exception.AuthenticationException;

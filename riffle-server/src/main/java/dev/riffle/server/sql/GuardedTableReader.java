@@ -6,7 +6,7 @@ import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.server.statement.RunningStatement;
-import dev.riffle.sql.exec.ExecutionGuard;
+import dev.riffle.sql.statement.ExecutionGuard;
 import java.util.Map;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;

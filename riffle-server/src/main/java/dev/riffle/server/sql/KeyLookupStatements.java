@@ -2,7 +2,7 @@ package dev.riffle.server.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.statement.DirectRead;
 import java.math.BigDecimal;
 import java.sql.ParameterMetaData;
 import java.sql.PreparedStatement;

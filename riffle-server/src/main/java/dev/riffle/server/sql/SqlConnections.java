@@ -2,16 +2,15 @@ package dev.riffle.server.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.dialect.Dialect;
-import dev.riffle.sql.engine.SqlEngine;
+import dev.riffle.core.Riffle;
 import dev.riffle.core.tables.TableHandles;
-import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
+import dev.riffle.sql.dialect.Dialect;
+import dev.riffle.sql.engine.SqlEngine;
+import dev.riffle.sql.statement.StatementLimits;
 import java.sql.Connection;
-import dev.riffle.sql.exec.PreparedTables;
 import java.sql.PreparedStatement;
-import org.apache.fluss.metadata.TablePath;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -19,10 +18,10 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import dev.riffle.core.Riffle;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
-import java.util.concurrent.ConcurrentLinkedDeque;
+import org.apache.fluss.metadata.TablePath;
 
 /**
  * A pool of connections to the embedded SQL engine for the SQL of every surface: opened on first
@@ -330,7 +329,7 @@ public final class SqlConnections implements AutoCloseable {
             use(inSchema);
             String key = key(sql, inSchema);
             PreparedStatement statement = statements.get(key);
-            if (statement != null && !statement.isClosed() && PreparedTables.stale(statement)) {
+            if (statement != null && !statement.isClosed() && SqlEngine.isStale(statement)) {
                 // A table it was planned for was dropped and created again, or altered: plan anew.
                 closeQuietly(statement);
                 statement = null;

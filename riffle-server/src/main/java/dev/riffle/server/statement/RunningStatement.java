@@ -2,8 +2,8 @@ package dev.riffle.server.statement;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.exec.ExecutionGuard;
-import dev.riffle.sql.exec.StatementStoppedException;
+import dev.riffle.sql.statement.ExecutionGuard;
+import dev.riffle.sql.statement.StatementStoppedException;
 import java.time.Instant;
 import java.util.Locale;
 import java.util.Optional;

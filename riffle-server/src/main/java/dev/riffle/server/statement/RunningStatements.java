@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
-import dev.riffle.sql.exec.ExecutionGuard;
+import dev.riffle.sql.statement.ExecutionGuard;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;

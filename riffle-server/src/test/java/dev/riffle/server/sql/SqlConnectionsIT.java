@@ -9,7 +9,7 @@ import dev.riffle.local.junit.TestNames;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.FlussSession;
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.statement.StatementLimits;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.Statement;

@@ -5,9 +5,9 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import dev.riffle.server.failure.ServiceException;
-import dev.riffle.sql.exec.ExecutionGuard;
-import dev.riffle.sql.exec.StatementLimits;
-import dev.riffle.sql.exec.StatementStoppedException;
+import dev.riffle.sql.statement.ExecutionGuard;
+import dev.riffle.sql.statement.StatementLimits;
+import dev.riffle.sql.statement.StatementStoppedException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;

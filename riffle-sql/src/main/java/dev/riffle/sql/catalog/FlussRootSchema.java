@@ -3,6 +3,7 @@ package dev.riffle.sql.catalog;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.dialect.Dialect;
+import dev.riffle.sql.dialect.PublicSchema;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.PlanCache;
 import dev.riffle.sql.exec.SessionFunctions;
@@ -37,8 +38,6 @@ import org.apache.calcite.util.BuiltInMethod;
  * with).
  */
 public final class FlussRootSchema implements Schema, SessionSchema {
-    /** PostgreSQL's name for the schema of a database's own tables. */
-    public static final String PUBLIC = "public";
 
     private final FlussSession session;
     /** This connection's plans of queries by SQL text (one root schema per connection). */
@@ -95,8 +94,8 @@ public final class FlussRootSchema implements Schema, SessionSchema {
         if (databases.contains(schema)) {
             return schema;
         }
-        if (schema.equals(PUBLIC)) {
-            return FlussSession.DEFAULT_DATABASE;
+        if (schema.equals(PublicSchema.NAME)) {
+            return PublicSchema.DATABASE;
         }
         return Names.ignoringCase(schema, databases).orElse(schema);
     }
@@ -114,8 +113,8 @@ public final class FlussRootSchema implements Schema, SessionSchema {
         if (system.isPresent()) {
             return system.get();
         }
-        if (name.equals(PUBLIC) && databases.contains(FlussSession.DEFAULT_DATABASE)) {
-            return new FlussDatabaseSchema(session, FlussSession.DEFAULT_DATABASE, dialect, scans);
+        if (name.equals(PublicSchema.NAME) && databases.contains(PublicSchema.DATABASE)) {
+            return new FlussDatabaseSchema(session, PublicSchema.DATABASE, dialect, scans);
         }
         return Names.ignoringCase(name, databases).map(database -> new FlussDatabaseSchema(session, database, dialect, scans))
                 .orElse(null);

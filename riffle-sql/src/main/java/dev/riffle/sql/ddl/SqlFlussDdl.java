@@ -2,6 +2,7 @@ package dev.riffle.sql.ddl;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.catalog.FlussDdlExecutor;
 import java.util.List;
 import org.apache.calcite.sql.SqlDdl;
 import org.apache.calcite.sql.SqlKind;

@@ -6,13 +6,18 @@ import dev.riffle.core.Riffle;
 import dev.riffle.core.tables.TableHandles;
 import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.FlussSession;
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.exec.PreparedTables;
+import dev.riffle.sql.exec.SessionSchema;
 import dev.riffle.sql.jdbc.RiffleDriver;
+import dev.riffle.sql.statement.StatementLimits;
 import java.sql.Connection;
+import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;
+import org.apache.calcite.avatica.AvaticaPreparedStatement;
+import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
 import org.apache.fluss.metadata.TablePath;
@@ -117,6 +122,26 @@ public final class SqlEngine implements AutoCloseable {
             throw new IllegalArgumentException("The Fluss client settings have no " + ConfigOptions.BOOTSTRAP_SERVERS.key());
         }
         return RiffleDriver.PREFIX + "//" + servers.get(0);
+    }
+
+    /**
+     * Whether a table {@code statement} (prepared on one of an engine's connections) was planned
+     * for has since been dropped, created again or altered, as the connection's metadata (at most
+     * a second old) says: then it must be prepared anew.
+     *
+     * <pre>{@code
+     * if (SqlEngine.isStale(statement)) { statement.close(); statement = connection.prepareStatement(sql); }
+     * }</pre>
+     */
+    public static boolean isStale(PreparedStatement statement) throws SQLException {
+        requireNonNull(statement, "statement is null");
+        var handle = statement.unwrap(AvaticaPreparedStatement.class).handle;
+        if (handle == null || handle.signature == null || handle.signature.internalParameters == null) {
+            return false;
+        }
+        Optional<FlussSession> session = SessionSchema.sessionOf(
+                statement.getConnection().unwrap(CalciteConnection.class).getRootSchema());
+        return session.isPresent() && PreparedTables.stale(handle.signature.internalParameters, session.get());
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.riffle.core.Riffle;
 import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.tables.TableHandles;
+import dev.riffle.sql.statement.StatementLimits;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -27,8 +28,6 @@ import org.apache.fluss.metadata.TablePath;
  * closed with the JDBC connection.
  */
 public final class FlussSession implements AutoCloseable {
-    /** Fluss's default database, which PostgreSQL's {@code public} schema stands for. */
-    public static final String DEFAULT_DATABASE = "fluss";
     /**
      * Point lookups wait this long for a batch to fill; a lone lookup always waits all of it, so
      * Fluss's 100 ms default (and even 1 ms) would dominate a point query.

@@ -32,7 +32,7 @@ import org.apache.fluss.types.TimestampType;
  * ({@link #comparand}), so that {@code ts = TIMESTAMP '... .1234567'} holds for no
  * {@code TIMESTAMP(6)} value.
  */
-final class FlussValues {
+public final class FlussValues {
     private FlussValues() {}
 
     /**
@@ -41,7 +41,7 @@ final class FlussValues {
      *
      * @throws IllegalArgumentException when the value does not fit the column's type
      */
-    static Object toFluss(Object value, DataType type, String column) {
+    public static Object toFluss(Object value, DataType type, String column) {
         return convert(value, type, column, true);
     }
 

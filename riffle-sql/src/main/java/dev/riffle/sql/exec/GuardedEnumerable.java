@@ -2,8 +2,10 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.statement.ExecutionGuard;
 import java.util.LinkedHashSet;
 import java.util.Set;
+import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.AbstractEnumerable;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.EnumerableDefaults;
@@ -24,7 +26,7 @@ import org.apache.calcite.linq4j.function.Function2;
  * aggregate calls {@code groupBy} on its input, which this class is).
  *
  * <pre>{@code
- * Enumerable<Object[]> rows = ExecutionGuard.watch(root, join, GuardedEnumerable.JOIN_OUTPUT, Long.MAX_VALUE);
+ * Enumerable<Object[]> rows = GuardedEnumerable.watch(root, join, GuardedEnumerable.JOIN_OUTPUT, Long.MAX_VALUE);
  * }</pre>
  */
 public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
@@ -47,6 +49,18 @@ public final class GuardedEnumerable<T> extends AbstractEnumerable<T> {
         this.input = requireNonNull(input, "input is null");
         this.roles = roles;
         this.heldCap = heldCap;
+    }
+
+    /**
+     * {@code input}, checked at every row: the call the generated code of a guarded plan makes
+     * for each edge between two operators.
+     *
+     * @param roles what the rows of this edge count toward ({@link #JOIN_OUTPUT},
+     *     {@link #HELD}, {@link #GROUPS}, {@link #ROOT})
+     * @param heldCap the most rows of this edge its consumer holds (a top-N's offset plus fetch)
+     */
+    public static <T> Enumerable<T> watch(DataContext root, Enumerable<T> input, int roles, long heldCap) {
+        return new GuardedEnumerable<>(ExecutionGuard.of(root), input, roles, heldCap);
     }
 
     @Override

@@ -1,5 +1,7 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.sql.statement.ExecutionGuard;
+
 import static java.util.Objects.requireNonNull;
 
 /**

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.sql.plan.AggregatePlan;
 import dev.riffle.sql.plan.VectorizedInput;
+import dev.riffle.sql.statement.ExecutionGuard;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;

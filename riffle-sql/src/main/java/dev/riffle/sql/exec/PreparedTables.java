@@ -1,14 +1,8 @@
 package dev.riffle.sql.exec;
 
-import static java.util.Objects.requireNonNull;
-
-import java.sql.PreparedStatement;
-import java.sql.SQLException;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import org.apache.calcite.avatica.AvaticaPreparedStatement;
-import org.apache.calcite.jdbc.CalciteConnection;
 import org.apache.fluss.metadata.TableInfo;
 
 /**
@@ -17,7 +11,7 @@ import org.apache.fluss.metadata.TableInfo;
  * it was planned: such a statement is planned anew.
  *
  * <pre>{@code
- * if (PreparedTables.stale(statement)) { statement.close(); statement = connection.prepareStatement(sql); }
+ * if (PreparedTables.stale(plan.internalParameters, session)) { ... plan anew ... }
  * }</pre>
  */
 public final class PreparedTables {
@@ -25,21 +19,6 @@ public final class PreparedTables {
     public static final String KEY = "riffle.tables";
 
     private PreparedTables() {}
-
-    /**
-     * Whether a table the statement was planned for has since been dropped, created again or
-     * altered, as the connection's metadata (at most a second old) says.
-     */
-    public static boolean stale(PreparedStatement statement) throws SQLException {
-        requireNonNull(statement, "statement is null");
-        var handle = statement.unwrap(AvaticaPreparedStatement.class).handle;
-        if (handle == null || handle.signature == null || handle.signature.internalParameters == null) {
-            return false;
-        }
-        Optional<FlussSession> session = SessionSchema.sessionOf(
-                statement.getConnection().unwrap(CalciteConnection.class).getRootSchema());
-        return session.isPresent() && stale(handle.signature.internalParameters, session.get());
-    }
 
     /**
      * Whether a table a plan was made for (as its signature's internal parameters name them) has

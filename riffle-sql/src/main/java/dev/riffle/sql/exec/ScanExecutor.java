@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.statement.ExecutionGuard;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.calcite.DataContext;

@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.sql.statement.SessionHost;
 import java.util.Collection;
 import java.util.List;
 import java.util.Map;

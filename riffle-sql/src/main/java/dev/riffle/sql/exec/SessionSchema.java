@@ -1,5 +1,7 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.sql.statement.LimitedSchema;
+import dev.riffle.sql.statement.StatementLimits;
 import java.util.Optional;
 import org.apache.calcite.schema.SchemaPlus;
 
@@ -12,9 +14,14 @@ import org.apache.calcite.schema.SchemaPlus;
  *         .orElse(StatementLimits.DEFAULT);
  * }</pre>
  */
-public interface SessionSchema {
+public interface SessionSchema extends LimitedSchema {
     /** The session this schema's tables are read and written through. */
     FlussSession session();
+
+    @Override
+    default StatementLimits limits() {
+        return session().limits();
+    }
 
     /** The session of {@code root}, when it is a Riffle root schema (empty for another, or none). */
     static Optional<FlussSession> sessionOf(SchemaPlus root) {

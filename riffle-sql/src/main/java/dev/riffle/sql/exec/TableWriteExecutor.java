@@ -6,6 +6,8 @@ import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.write.Acknowledgements;
 import dev.riffle.sql.plan.ExactColumns;
 import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.statement.ExecutionGuard;
+import dev.riffle.sql.statement.StatementStoppedException;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -49,7 +51,7 @@ public final class TableWriteExecutor {
     private final TableModify.Operation operation;
     private final int[] updated;
     private final ExactColumns exact;
-    private final Optional<DirectRead> source;
+    private final Optional<PlannedDirectRead> source;
     /** Key columns whose values Calcite's rows hold cut to milliseconds ({@link #finerThanMilliseconds}). */
     private final List<Integer> finerKeys;
     /** The columns an UPDATE writes, when it must not write the others back. */
@@ -63,7 +65,7 @@ public final class TableWriteExecutor {
      *     instead of through Calcite's rows
      */
     public TableWriteExecutor(FlussSession session, TableInfo table, TableModify.Operation operation,
-            List<String> updateColumns, ExactColumns exact, Optional<DirectRead> source) {
+            List<String> updateColumns, ExactColumns exact, Optional<PlannedDirectRead> source) {
         this.source = requireNonNull(source, "source is null");
         this.session = requireNonNull(session, "session is null");
         this.table = requireNonNull(table, "table is null");

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.sql.plan.ReadPlan;
 import dev.riffle.sql.plan.TopNPlan;
 import dev.riffle.sql.plan.VectorizedInput;
+import dev.riffle.sql.statement.ExecutionGuard;
 import java.util.List;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;

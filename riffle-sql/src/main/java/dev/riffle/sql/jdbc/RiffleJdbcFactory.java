@@ -9,7 +9,7 @@ import org.apache.calcite.jdbc.CalciteJdbc41Factory;
 /**
  * Calcite's JDBC objects, with two additions: a prepared statement's handle keeps its signature
  * (as the handle's field documents for prepared statements), so that a server holding the
- * statement can find its direct read ({@code dev.riffle.sql.exec.DirectRead#of}); and prepared
+ * statement can find its direct read ({@code dev.riffle.sql.statement.DirectRead#of}); and prepared
  * statements are {@link RifflePreparedStatement}s, which keep the nanoseconds of timestamp
  * parameters.
  */

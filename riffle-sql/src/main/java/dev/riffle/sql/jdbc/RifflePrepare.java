@@ -5,15 +5,15 @@ import dev.riffle.sql.dialect.CaseInsensitiveOperators;
 import dev.riffle.sql.dialect.ColumnNames;
 import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.dialect.PostgresTypeCoercion;
-import dev.riffle.sql.exec.DirectRead;
 import dev.riffle.sql.exec.PreparedTables;
-import dev.riffle.sql.exec.StatementLimits;
 import dev.riffle.sql.planner.DirectReadMatcher;
 import dev.riffle.sql.planner.FlussRules;
 import dev.riffle.sql.planner.GuardedInput;
 import dev.riffle.sql.planner.JoinOrderProgram;
 import dev.riffle.sql.planner.MaterializedInput;
 import dev.riffle.sql.planner.PlannedTables;
+import dev.riffle.sql.statement.DirectRead;
+import dev.riffle.sql.statement.StatementLimits;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 import org.apache.calcite.adapter.enumerable.EnumerableConvention;
@@ -50,7 +50,7 @@ final class RifflePrepare extends CalcitePrepareImpl {
             "SELECT 1 FROM DUAL", "select 1 from dual", "values 1", "VALUES 1");
 
     /** The direct read of the statement being prepared, found when its plan is implemented (one per statement). */
-    private java.util.Optional<DirectRead> directRead = java.util.Optional.empty();
+    private java.util.Optional<? extends DirectRead> directRead = java.util.Optional.empty();
     /** The tables the statement being prepared reads or writes, found when its plan is implemented. */
     private java.util.List<org.apache.fluss.metadata.TableInfo> tables = java.util.List.of();
 

@@ -1,6 +1,6 @@
 package dev.riffle.sql.parser;
 
-import dev.riffle.sql.ddl.FlussDdlExecutor;
+import dev.riffle.sql.catalog.FlussDdlExecutor;
 import java.io.IOException;
 import java.io.Reader;
 import java.io.UncheckedIOException;

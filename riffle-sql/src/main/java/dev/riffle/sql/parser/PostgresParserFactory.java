@@ -1,9 +1,9 @@
 package dev.riffle.sql.parser;
 
+import dev.riffle.sql.catalog.FlussDdlExecutor;
 import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.ddl.DdlStatement;
 import dev.riffle.sql.ddl.DdlSyntaxException;
-import dev.riffle.sql.ddl.FlussDdlExecutor;
 import dev.riffle.sql.ddl.SqlFlussDdl;
 import dev.riffle.sql.dialect.ColumnNames;
 import dev.riffle.sql.dialect.Dialect;

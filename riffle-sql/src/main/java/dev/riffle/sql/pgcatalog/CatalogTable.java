@@ -2,6 +2,8 @@ package dev.riffle.sql.pgcatalog;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.dialect.Oids;
+import dev.riffle.sql.dialect.PgType;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.BiFunction;

@@ -1,8 +1,10 @@
 package dev.riffle.sql.pgcatalog;
 
-import static dev.riffle.sql.pgcatalog.PgType.INT4;
-import static dev.riffle.sql.pgcatalog.PgType.TEXT;
+import static dev.riffle.sql.dialect.PgType.INT4;
+import static dev.riffle.sql.dialect.PgType.TEXT;
 
+import dev.riffle.sql.dialect.Oids;
+import dev.riffle.sql.dialect.PgType;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Attribute;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
 import java.util.ArrayList;
@@ -10,7 +12,6 @@ import java.util.Collection;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-
 import java.util.Set;
 import java.util.TreeMap;
 import org.apache.calcite.DataContext;

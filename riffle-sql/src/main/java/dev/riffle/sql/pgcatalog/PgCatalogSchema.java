@@ -50,11 +50,6 @@ public final class PgCatalogSchema implements Schema {
             Map.entry("regprocedure", SqlTypeName.VARCHAR), Map.entry("serial", SqlTypeName.INTEGER),
             Map.entry("bigserial", SqlTypeName.BIGINT), Map.entry("smallserial", SqlTypeName.SMALLINT));
 
-    /** The PostgreSQL release the catalogs (and the PostgreSQL port) present themselves as. */
-    public static final String SERVER_VERSION = "14.0";
-    /** {@link #SERVER_VERSION} as {@code server_version_num} says it (Grafana reads it to choose its queries). */
-    public static final String SERVER_VERSION_NUM = "140000";
-
     private final CatalogSnapshots snapshots;
     private final InformationSchema informationSchema;
     private final Map<String, CatalogTable> tables;

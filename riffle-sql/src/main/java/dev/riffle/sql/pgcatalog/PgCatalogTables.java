@@ -1,19 +1,21 @@
 package dev.riffle.sql.pgcatalog;
 
-import static dev.riffle.sql.pgcatalog.PgType.BOOL;
-import static dev.riffle.sql.pgcatalog.PgType.CHAR;
-import static dev.riffle.sql.pgcatalog.PgType.FLOAT4;
-import static dev.riffle.sql.pgcatalog.PgType.INT2;
-import static dev.riffle.sql.pgcatalog.PgType.INT2VECTOR;
-import static dev.riffle.sql.pgcatalog.PgType.INT4;
-import static dev.riffle.sql.pgcatalog.PgType.INT8;
-import static dev.riffle.sql.pgcatalog.PgType.NAME;
-import static dev.riffle.sql.pgcatalog.PgType.OID;
-import static dev.riffle.sql.pgcatalog.PgType.OIDVECTOR;
-import static dev.riffle.sql.pgcatalog.PgType.REGPROC;
-import static dev.riffle.sql.pgcatalog.PgType.TEXT;
-import static dev.riffle.sql.pgcatalog.PgType.TIMESTAMPTZ;
+import static dev.riffle.sql.dialect.PgType.BOOL;
+import static dev.riffle.sql.dialect.PgType.CHAR;
+import static dev.riffle.sql.dialect.PgType.FLOAT4;
+import static dev.riffle.sql.dialect.PgType.INT2;
+import static dev.riffle.sql.dialect.PgType.INT2VECTOR;
+import static dev.riffle.sql.dialect.PgType.INT4;
+import static dev.riffle.sql.dialect.PgType.INT8;
+import static dev.riffle.sql.dialect.PgType.NAME;
+import static dev.riffle.sql.dialect.PgType.OID;
+import static dev.riffle.sql.dialect.PgType.OIDVECTOR;
+import static dev.riffle.sql.dialect.PgType.REGPROC;
+import static dev.riffle.sql.dialect.PgType.TEXT;
+import static dev.riffle.sql.dialect.PgType.TIMESTAMPTZ;
 
+import dev.riffle.sql.dialect.Oids;
+import dev.riffle.sql.dialect.PgType;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Attribute;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
 import java.util.ArrayList;

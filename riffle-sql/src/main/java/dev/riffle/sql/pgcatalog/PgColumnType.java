@@ -2,6 +2,7 @@ package dev.riffle.sql.pgcatalog;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.sql.dialect.PgType;
 import java.util.Optional;
 import org.apache.fluss.types.ArrayType;
 import org.apache.fluss.types.DataType;

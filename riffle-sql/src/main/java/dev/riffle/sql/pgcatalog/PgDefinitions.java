@@ -1,5 +1,6 @@
 package dev.riffle.sql.pgcatalog;
 
+import dev.riffle.sql.dialect.Oids;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Attribute;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
 import java.util.ArrayList;

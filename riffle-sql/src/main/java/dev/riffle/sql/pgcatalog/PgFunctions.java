@@ -1,11 +1,13 @@
 package dev.riffle.sql.pgcatalog;
 
+import dev.riffle.sql.dialect.PgType;
+import dev.riffle.sql.dialect.PostgresRelease;
+import dev.riffle.sql.dialect.PublicSchema;
 import dev.riffle.sql.exec.ContextFunction;
-import dev.riffle.sql.exec.ExecutionGuard;
-import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.exec.GuardedText;
-import dev.riffle.sql.exec.SessionHost;
 import dev.riffle.sql.pgcatalog.CatalogSnapshot.Relation;
+import dev.riffle.sql.statement.ExecutionGuard;
+import dev.riffle.sql.statement.SessionHost;
 import java.lang.reflect.Array;
 import java.lang.reflect.Method;
 import java.lang.reflect.Modifier;
@@ -286,7 +288,7 @@ public final class PgFunctions {
     }
 
     public static String version() {
-        return "PostgreSQL " + PgCatalogSchema.SERVER_VERSION + " (Riffle, over Apache Fluss)";
+        return "PostgreSQL " + PostgresRelease.VERSION + " (Riffle, over Apache Fluss)";
     }
 
     /** {@code array_to_string(array, delimiter)}: the elements' text, nulls left out. */
@@ -641,7 +643,7 @@ public final class PgFunctions {
         if (root.get(SessionHost.KEY) instanceof SessionHost host) {
             return host.searchPath();
         }
-        return List.of(FlussSession.DEFAULT_DATABASE);
+        return List.of(PublicSchema.DATABASE);
     }
 
     static CatalogSnapshot snapshot(DataContext root) {

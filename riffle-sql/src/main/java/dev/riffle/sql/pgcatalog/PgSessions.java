@@ -1,6 +1,6 @@
 package dev.riffle.sql.pgcatalog;
 
-import dev.riffle.sql.exec.SessionHost;
+import dev.riffle.sql.statement.SessionHost;
 import java.util.Map;
 import java.util.TreeMap;
 import org.apache.calcite.DataContext;

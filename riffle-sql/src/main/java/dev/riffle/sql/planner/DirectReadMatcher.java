@@ -1,6 +1,6 @@
 package dev.riffle.sql.planner;
 
-import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.exec.PlannedDirectRead;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashSet;
@@ -14,11 +14,11 @@ import org.apache.calcite.rel.RelRoot;
 import org.apache.calcite.rex.RexProgram;
 
 /**
- * Finds the plans that are one read of one table ({@link DirectRead}): what lets a server answer a
+ * Finds the plans that are one read of one table ({@link PlannedDirectRead}): what lets a server answer a
  * statement with the read's Arrow batches instead of Calcite's rows.
  *
  * <pre>{@code
- * Optional<DirectRead> direct = DirectReadMatcher.match(root);
+ * Optional<PlannedDirectRead> direct = DirectReadMatcher.match(root);
  * }</pre>
  */
 public final class DirectReadMatcher {
@@ -28,7 +28,7 @@ public final class DirectReadMatcher {
      * The direct read of an optimized plan, when it is one: a {@link FlussScan}, possibly under a
      * calculation that only picks and renames its columns (each at most once).
      */
-    public static Optional<DirectRead> match(RelRoot root) {
+    public static Optional<PlannedDirectRead> match(RelRoot root) {
         RelNode rel = root.rel;
         int[] fromRel;
         FlussScan scan;
@@ -62,7 +62,7 @@ public final class DirectReadMatcher {
             }
             names.add(field.getValue());
         }
-        return Optional.of(new DirectRead(scan.flussTable().session(), scan.plan(), columns, names));
+        return Optional.of(new PlannedDirectRead(scan.flussTable().session(), scan.plan(), columns, names));
     }
 
     private static int[] identity(int size) {

@@ -3,7 +3,7 @@ package dev.riffle.sql.planner;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.sql.catalog.FlussTable;
-import dev.riffle.sql.exec.DirectRead;
+import dev.riffle.sql.exec.PlannedDirectRead;
 import dev.riffle.sql.exec.TableWriteExecutor;
 import dev.riffle.sql.plan.ReadPlan;
 import java.util.ArrayList;
@@ -119,7 +119,7 @@ public final class FlussTableModify extends TableModify implements EnumerableRel
         // and an INSERT ... SELECT of a table's columns as they are takes them from the read's Arrow batches
         // (the input as planned: the guards on its edges pass rows on as they are)
         RelNode planned = GuardedInput.strip(getInput());
-        Optional<DirectRead> source = getOperation() == Operation.INSERT
+        Optional<PlannedDirectRead> source = getOperation() == Operation.INSERT
                 ? DirectReadMatcher.match(RelRoot.of(planned, SqlKind.SELECT)) : Optional.empty();
         TableWriteExecutor executor = new TableWriteExecutor(flussTable.session(), flussTable.info(), getOperation(),
                 getUpdateColumnList() == null ? List.of() : getUpdateColumnList(), ExactColumnsFinder.of(planned), source);

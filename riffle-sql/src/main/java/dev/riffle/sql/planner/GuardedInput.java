@@ -5,7 +5,8 @@ import static dev.riffle.sql.exec.GuardedEnumerable.HELD;
 import static dev.riffle.sql.exec.GuardedEnumerable.JOIN_OUTPUT;
 import static dev.riffle.sql.exec.GuardedEnumerable.ROOT;
 
-import dev.riffle.sql.exec.ExecutionGuard;
+import dev.riffle.sql.exec.GuardedEnumerable;
+import dev.riffle.sql.statement.ExecutionGuard;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;
@@ -157,7 +158,7 @@ public final class GuardedInput extends SingleRel implements EnumerableRel {
         BlockBuilder builder = new BlockBuilder();
         Result input = implementor.visitChild(this, 0, (EnumerableRel) getInput(), pref);
         Expression rows = builder.append("rows", input.block);
-        builder.add(Expressions.return_(null, Expressions.call(ExecutionGuard.class, "watch", DataContext.ROOT, rows,
+        builder.add(Expressions.return_(null, Expressions.call(GuardedEnumerable.class, "watch", DataContext.ROOT, rows,
                 Expressions.constant(roles), Expressions.constant(heldCap))));
         return implementor.result(input.physType, builder.toBlock());
     }

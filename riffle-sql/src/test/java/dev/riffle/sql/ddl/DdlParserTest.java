@@ -3,6 +3,7 @@ package dev.riffle.sql.ddl;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.sql.catalog.FlussDdlExecutor;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;

@@ -7,7 +7,7 @@ import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import dev.riffle.sql.dialect.Dialect;
-import dev.riffle.sql.exec.StatementLimits;
+import dev.riffle.sql.statement.StatementLimits;
 import java.sql.Connection;
 import java.sql.ResultSet;
 import java.sql.Statement;

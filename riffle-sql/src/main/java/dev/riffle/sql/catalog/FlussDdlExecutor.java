@@ -1,8 +1,9 @@
-package dev.riffle.sql.ddl;
+package dev.riffle.sql.catalog;
 
 import dev.riffle.core.schema.TableAlteration;
 import dev.riffle.core.types.ColumnTypes;
-import dev.riffle.sql.catalog.FlussRootSchema;
+import dev.riffle.sql.ddl.DdlStatement;
+import dev.riffle.sql.ddl.SqlFlussDdl;
 import dev.riffle.sql.exec.FlussSession;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -108,7 +109,7 @@ public final class FlussDdlExecutor implements DdlExecutor {
     }
 
     /** The Fluss table a {@code CREATE TABLE} describes. */
-    static TableDescriptor descriptor(DdlStatement.CreateTable create) {
+    public static TableDescriptor descriptor(DdlStatement.CreateTable create) {
         Schema.Builder schema = Schema.newBuilder();
         for (DdlStatement.Column column : create.columns()) {
             schema.column(column.name(), ColumnTypes.parse(column.name(), column.type()));

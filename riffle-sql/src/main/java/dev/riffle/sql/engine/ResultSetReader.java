@@ -1,9 +1,10 @@
-package dev.riffle.sql.exec;
+package dev.riffle.sql.engine;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.sql.exec.FlussValues;
 import dev.riffle.sql.types.SqlTypes;
 import java.sql.Array;
 import java.sql.PreparedStatement;

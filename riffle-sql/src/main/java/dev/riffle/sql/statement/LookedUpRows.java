@@ -1,8 +1,9 @@
-package dev.riffle.sql.exec;
+package dev.riffle.sql.statement;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.filter.BatchFilter;
+import dev.riffle.core.reader.RowsReader;
 import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.values.FlussValueReader;
@@ -57,7 +58,7 @@ public record LookedUpRows(List<InternalRow> rows, Columns columns) {
         int[] fields = columns.fields().stream().mapToInt(Integer::intValue).toArray();
         int[] all = IntStream.range(0, fields.length).toArray();
         List<String> names = columns.schema().getFields().stream().map(Field::getName).toList();
-        return new SelectingReader(FoundRows.reader(rows, columns.rowType(), fields, allocator), BatchFilter.all(),
+        return new SelectingReader(RowsReader.of(rows, columns.rowType(), fields, allocator), BatchFilter.all(),
                 Long.MAX_VALUE, all, names);
     }
 

@@ -1,4 +1,4 @@
-package dev.riffle.sql.pgcatalog;
+package dev.riffle.sql.dialect;
 
 import java.nio.charset.StandardCharsets;
 import java.util.zip.CRC32;

@@ -1,4 +1,6 @@
-package dev.riffle.sql.exec;
+package dev.riffle.sql.statement;
+
+import dev.riffle.sql.exec.SessionFunctions;
 
 /**
  * What the server a statement runs in says about the statement's session, for the functions that

@@ -1,8 +1,9 @@
-package dev.riffle.sql.exec;
+package dev.riffle.sql.engine;
 
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.types.ArrowTypeMapping;
+import dev.riffle.sql.exec.PreparedTables;
 import dev.riffle.sql.types.SqlTypes;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;

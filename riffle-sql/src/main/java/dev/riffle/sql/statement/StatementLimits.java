@@ -1,4 +1,4 @@
-package dev.riffle.sql.exec;
+package dev.riffle.sql.statement;
 
 import java.util.Properties;
 import org.apache.calcite.sql.SqlCall;

@@ -1,9 +1,9 @@
-package dev.riffle.sql.exec;
+package dev.riffle.sql.engine;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.sql.dialect.Dialect;
-import dev.riffle.sql.exec.InsertValues.Value;
+import dev.riffle.sql.engine.InsertValues.Value;
 import java.util.List;
 import java.util.Optional;
 import org.apache.fluss.metadata.TablePath;

@@ -1,8 +1,9 @@
-package dev.riffle.sql.exec;
+package dev.riffle.sql.statement;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.exec.StatementStoppedException.Reason;
+import dev.riffle.sql.exec.GuardedEnumerable;
+import dev.riffle.sql.statement.StatementStoppedException.Reason;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.time.Duration;
@@ -22,12 +23,11 @@ import org.apache.calcite.DataContext;
 import org.apache.calcite.avatica.AvaticaStatement;
 import org.apache.calcite.avatica.Meta;
 import org.apache.calcite.jdbc.CalcitePrepare;
-import org.apache.calcite.linq4j.Enumerable;
 
 /**
  * Whether one execution of a statement may go on: its deadline, its cancellation, and its budgets
  * ({@link StatementLimits}). Execution asks it everywhere work is done: every row that passes
- * between two of Calcite's operators ({@link GuardedEnumerable}, put on every edge of a plan by
+ * between two of Calcite's operators ({@code GuardedEnumerable}, put on every edge of a plan by
  * {@code dev.riffle.sql.planner.GuardedInput}), every batch Riffle's own operators read, every
  * group an aggregate makes; so a statement stops within milliseconds of its deadline, a cancel,
  * or its client leaving, even inside a join or an aggregate that answers nothing until its end.
@@ -125,7 +125,7 @@ public final class ExecutionGuard implements AutoCloseable {
     }
 
     private static StatementLimits limitsOf(DataContext root) {
-        return SessionSchema.sessionOf(root.getRootSchema()).map(FlussSession::limits).orElse(StatementLimits.DEFAULT);
+        return LimitedSchema.limitsOf(root.getRootSchema()).orElse(StatementLimits.DEFAULT);
     }
 
     /**
@@ -153,18 +153,6 @@ public final class ExecutionGuard implements AutoCloseable {
         Map<String, Object> internal = calcite.internalParameters;
         internal.put(key, value);
         return () -> internal.remove(key, value);
-    }
-
-    /**
-     * {@code input}, checked at every row: the call the generated code of a guarded plan makes
-     * for each edge between two operators.
-     *
-     * @param roles what the rows of this edge count toward ({@link GuardedEnumerable#JOIN_OUTPUT},
-     *     {@link GuardedEnumerable#HELD}, {@link GuardedEnumerable#GROUPS}, {@link GuardedEnumerable#ROOT})
-     * @param heldCap the most rows of this edge its consumer holds (a top-N's offset plus fetch)
-     */
-    public static <T> Enumerable<T> watch(DataContext root, Enumerable<T> input, int roles, long heldCap) {
-        return new GuardedEnumerable<>(of(root), input, roles, heldCap);
     }
 
     /**
@@ -237,7 +225,7 @@ public final class ExecutionGuard implements AutoCloseable {
     }
 
     /** Whether the statement must stop (a check of the flags only, for the row-by-row path). */
-    boolean stopping() {
+    public boolean stopping() {
         if (stop != null) {
             return true;
         }
@@ -251,7 +239,7 @@ public final class ExecutionGuard implements AutoCloseable {
     }
 
     /** Counts {@code count} rows produced by a join; throws past the join budget. */
-    void joinRows(long count) {
+    public void joinRows(long count) {
         joinRows += count;
         if (joinRows > limits.maxJoinRows()) {
             overBudget("the statement's joins produced more than " + limits.maxJoinRows() + " rows",
@@ -260,7 +248,7 @@ public final class ExecutionGuard implements AutoCloseable {
     }
 
     /** Counts {@code count} rows held by an operator until the statement ends; throws past the budget. */
-    void heldRows(long count) {
+    public void heldRows(long count) {
         heldRows += count;
         if (heldRows > limits.maxHeldRows()) {
             overBudget("the statement held more than " + limits.maxHeldRows() + " rows to sort, window, join or"
@@ -269,7 +257,7 @@ public final class ExecutionGuard implements AutoCloseable {
     }
 
     /** Counts {@code count} groups an aggregate made; throws past the budget. */
-    void groups(long count) {
+    public void groups(long count) {
         groups += count;
         if (groups > limits.maxGroups()) {
             overBudget("the statement's aggregates held more than " + limits.maxGroups() + " groups",
