@@ -112,8 +112,11 @@ public final class QuerySuiteBenchmark {
 
     private QuerySuiteBenchmark() {}
 
-    public static void main(String[] args) throws Exception {
+    public static void main(String[] given) throws Exception {
         TimeZone.setDefault(TimeZone.getTimeZone("UTC"));
+        // exec:exec hands -Dbench.args="10000000 3" over as one argument
+        String joined = String.join(" ", given).trim();
+        String[] args = joined.isEmpty() ? new String[0] : joined.split("\\s+");
         if (args.length > 0 && args[0].equals("measure")) {
             measure(args[1], Integer.parseInt(args[2]), Integer.parseInt(args[3]),
                     List.of(args).subList(4, args.length));

@@ -3,13 +3,12 @@ package dev.riffle.flight;
 import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowFieldFit;
-import dev.riffle.core.types.ArrowRowView;
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.core.types.ArrowWriteLayout;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.core.write.Acknowledgements;
-import dev.riffle.core.write.ArrowLogAppender;
+import dev.riffle.core.write.TableWrite;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.sql.engine.InsertValues;
 import java.util.ArrayList;
@@ -27,8 +26,6 @@ import org.apache.arrow.vector.FieldVector;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.types.pojo.Field;
 import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.Schema;
 import org.apache.fluss.metadata.TableDescriptor;
 import org.apache.fluss.metadata.TableInfo;
@@ -139,7 +136,6 @@ final class BulkIngest {
      */
     private static long write(RequestContext request, TableInfo table, FlightStream stream, int[] positions) {
         TablePath path = table.getTablePath();
-        Table fluss = request.session().handles().table(table);
         boolean encoded = ArrowDictionaries.anyEncoded(stream.getSchema().getFields());
         Optional<int[]> layout = table.hasPrimaryKey() ? Optional.empty()
                 : ArrowWriteLayout.of(table.getRowType(), valueFields(stream), positions);
@@ -150,37 +146,16 @@ final class BulkIngest {
                     ? ArrowDictionaries.decode(stream.getRoot(), stream.getDictionaryProvider(), request.allocator())
                     : null) {
                 VectorSchemaRoot batch = encoded ? decoded : stream.getRoot();
-                Acknowledgements acks = new Acknowledgements();
-                if (layout.isPresent() && ArrowLogAppender.takes(table)) {
-                    // Riffle makes the table's log batches from the vectors itself: no row-by-row work.
-                    checkRequired(table, batch, layout.get(), written);
-                    request.await(request.session().handles().logAppender(table).append(
-                            List.of(ArrowWriteLayout.inTableOrder(batch, layout.get())), request.limits().requestTimeout()),
-                            "Writing " + batch.getRowCount() + " rows to " + path + " (" + written + " written before)");
-                    written += batch.getRowCount();
-                    continue;
-                }
+                // Each batch is acknowledged before the next is read: one batch of the stream at a time.
+                TableWrite write = request.session().handles().write(table).timeout(request.limits().requestTimeout())
+                        .open();
                 if (layout.isPresent()) {
                     checkRequired(table, batch, layout.get(), written);
-                    AppendWriter writer = fluss.newAppend().createWriter();
-                    ArrowRowView row = new ArrowRowView(batch, layout.get());
-                    for (int i = 0; i < batch.getRowCount(); i++) {
-                        acks.add(writer.append(row.at(i)));
-                    }
+                    write.batches(List.of(batch), layout.get());
                 } else {
-                    List<GenericRow> rows = rows(table, batch, positions, written);
-                    if (table.hasPrimaryKey()) {
-                        UpsertWriter writer = fluss.newUpsert().createWriter();
-                        for (GenericRow row : rows) {
-                            acks.add(writer.upsert(row));
-                        }
-                    } else {
-                        AppendWriter writer = fluss.newAppend().createWriter();
-                        for (GenericRow row : rows) {
-                            acks.add(writer.append(row));
-                        }
-                    }
+                    write.rows(rows(table, batch, positions, written));
                 }
+                Acknowledgements acks = write.acknowledgements();
                 request.await(acks.all(),
                         "Writing " + acks.count() + " rows to " + path + " (" + written + " written before)");
                 written += acks.count();

@@ -226,6 +226,17 @@ class SqlIT {
         assertThat(unknownColumn.status()).isEqualTo(400);
         assertThat(unknownColumn.errorMessage()).contains("nope");
 
+        // What the statement asks of the table is not possible, and the code says so.
+        Api.Response keyChange = sql("UPDATE " + table + " SET id = 3 WHERE region = 'eu' AND id = 1", null);
+        assertThat(keyChange.status()).as(keyChange.text()).isEqualTo(400);
+        assertThat(keyChange.errorCode()).isEqualTo("invalid_statement");
+        assertThat(keyChange.errorMessage()).contains("cannot change primary-key column id");
+        String log = table.substring(0, table.length() - 1) + "$log\"";
+        Api.Response viewWrite = sql("INSERT INTO " + log + " VALUES ('eu', 9, 1.00, 'x')", null);
+        assertThat(viewWrite.status()).as(viewWrite.text()).isEqualTo(400);
+        assertThat(viewWrite.errorCode()).isEqualTo("unsupported");
+        assertThat(viewWrite.errorMessage()).contains("read-only view");
+
         Api.Response noSql = api.postJson("/v1/sql", "{\"parameters\": []}");
         assertThat(noSql.status()).isEqualTo(400);
         assertThat(noSql.errorCode()).isEqualTo("invalid_request");

@@ -8,7 +8,7 @@ import dev.riffle.pgwire.types.InvalidParameterException;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.Failures;
 import dev.riffle.server.failure.SqlFailures;
-import dev.riffle.server.write.WriteNotAcknowledgedException;
+import dev.riffle.core.write.WriteNotAcknowledgedException;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
@@ -92,8 +92,12 @@ public final class PgErrors {
                 return "22007";
             case "cardinality_violation":
                 return "21000";
-            case "feature_not_supported":
+            case "feature_not_supported", "unsupported":
                 return PgException.FEATURE_NOT_SUPPORTED;
+            case "invalid_statement":
+                // a statement that cannot run as written: PostgreSQL's class 42, as any statement
+                // the SQL layer refuses
+                return "42000";
             case "undefined_function":
                 return "42883";
             case "grouping_error":

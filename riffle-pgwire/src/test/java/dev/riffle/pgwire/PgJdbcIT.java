@@ -363,6 +363,9 @@ class PgJdbcIT {
             assertThat(sqlState(() -> statement.executeQuery("SELECT nope FROM " + db + ".t"))).isEqualTo("42703");
             assertThat(sqlState(() -> statement.execute("COPY " + db + ".t TO '/tmp/riffle-copy'"))).isEqualTo("0A000");
             assertThat(sqlState(() -> statement.executeQuery("SELECT txid_current()"))).isEqualTo("0A000");
+            // t is a log table: Fluss cannot update its rows; a table the statement cannot run on
+            assertThat(sqlState(() -> statement.execute("UPDATE " + db + ".t SET name = 'x' WHERE id = 1")))
+                    .isEqualTo("0A000");
             assertThat(sqlState(() -> statement.executeQuery("SELECT id / 0 FROM " + db + ".t UNION ALL SELECT 1 / 0")))
                     .isEqualTo("22012");
             assertThat(sqlState(() -> statement.executeQuery("SELECT 2147483647 + id FROM (VALUES (1)) AS v(id)")))

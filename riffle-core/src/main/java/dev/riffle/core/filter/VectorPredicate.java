@@ -147,7 +147,9 @@ final class VectorPredicate {
             return Optional.empty();
         }
         Object literal = literals.get(0);
-        Comparison comparison = Comparison.of(function);
+        // Fluss's functions read "value op literal"; the tests below order the literal first.
+        ComparisonOperator valueFirst = valueFirst(function);
+        ComparisonOperator comparison = valueFirst == null ? null : valueFirst.flipped();
         if (literal == null && (comparison != null || function instanceof StartsWith || function instanceof EndsWith
                 || function instanceof Contains)) {
             return Optional.of(row -> false);
@@ -196,7 +198,7 @@ final class VectorPredicate {
     }
 
     private static Optional<IntPredicate> integers(FieldVector vector, ArrowColumnMemory column, long literal,
-            Comparison comparison) {
+            ComparisonOperator comparison) {
         if (vector instanceof BigIntVector) {
             return Optional.of(row -> !column.isNull(row) && comparison.holds(Long.compare(literal, column.getLong(row))));
         }
@@ -257,43 +259,26 @@ final class VectorPredicate {
         return false;
     }
 
-    /** A comparison as Fluss's function decides it from {@code literal.compareTo(value)}. */
-    private enum Comparison {
-        EQUAL, NOT_EQUAL, LESS_THAN, LESS_OR_EQUAL, GREATER_THAN, GREATER_OR_EQUAL;
-
-        /** The comparison {@code function} makes, or null for other functions. */
-        static Comparison of(LeafFunction function) {
-            if (function instanceof Equal) {
-                return EQUAL;
-            }
-            if (function instanceof NotEqual) {
-                return NOT_EQUAL;
-            }
-            if (function instanceof LessThan) {
-                return LESS_THAN;
-            }
-            if (function instanceof LessOrEqual) {
-                return LESS_OR_EQUAL;
-            }
-            if (function instanceof GreaterThan) {
-                return GREATER_THAN;
-            }
-            if (function instanceof GreaterOrEqual) {
-                return GREATER_OR_EQUAL;
-            }
-            return null;
+    /** The comparison {@code function} makes of a value and its literal ({@code value op literal}), or null for other functions. */
+    private static ComparisonOperator valueFirst(LeafFunction function) {
+        if (function instanceof Equal) {
+            return ComparisonOperator.EQUAL;
         }
-
-        /** Whether the value passes, given {@code literal.compareTo(value)}. */
-        boolean holds(int literalToValue) {
-            return switch (this) {
-                case EQUAL -> literalToValue == 0;
-                case NOT_EQUAL -> literalToValue != 0;
-                case LESS_THAN -> literalToValue > 0; // value < literal
-                case LESS_OR_EQUAL -> literalToValue >= 0;
-                case GREATER_THAN -> literalToValue < 0;
-                case GREATER_OR_EQUAL -> literalToValue <= 0;
-            };
+        if (function instanceof NotEqual) {
+            return ComparisonOperator.NOT_EQUAL;
         }
+        if (function instanceof LessThan) {
+            return ComparisonOperator.LESS_THAN;
+        }
+        if (function instanceof LessOrEqual) {
+            return ComparisonOperator.LESS_OR_EQUAL;
+        }
+        if (function instanceof GreaterThan) {
+            return ComparisonOperator.GREATER_THAN;
+        }
+        if (function instanceof GreaterOrEqual) {
+            return ComparisonOperator.GREATER_OR_EQUAL;
+        }
+        return null;
     }
 }

@@ -2,6 +2,7 @@ package dev.riffle.core.schema;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.UnsupportedTableException;
 import dev.riffle.core.types.ArrowTypeMapping;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -53,7 +54,7 @@ public record ColumnMapping(int[] sourceIndexes, List<Field> target) {
             int index = sourceIds.indexOf(column.getColumnId());
             if (index >= 0 && !source.getColumns().get(index).getDataType().copy(true)
                     .equals(column.getDataType().copy(true))) {
-                throw new IllegalStateException("Column '" + column.getName() + "' (id " + column.getColumnId()
+                throw new UnsupportedTableException("Column '" + column.getName() + "' (id " + column.getColumnId()
                         + ") changed type from " + source.getColumns().get(index).getDataType() + " to "
                         + column.getDataType() + "; Riffle reads schemas that only added columns");
             }

@@ -7,6 +7,7 @@ import dev.riffle.core.kv.LookuperPool;
 import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.rpc.RetryingTables;
 import dev.riffle.core.write.ArrowLogAppender;
+import dev.riffle.core.write.TableWrite;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -194,6 +195,18 @@ public final class TableHandles implements AutoCloseable {
             appender = kept.get();
         }
         return appender;
+    }
+
+    /**
+     * A write to {@code info}'s table version through its open handle and, for a log table's Arrow
+     * batches, the session's appender ({@link #logAppender}).
+     *
+     * <pre>{@code
+     * TableWrite write = handles.write(info).delete().open();
+     * }</pre>
+     */
+    public TableWrite.Builder write(TableInfo info) {
+        return TableWrite.to(info, table(info), () -> logAppender(info));
     }
 
     private Handle handle(TableInfo info) {

@@ -3,6 +3,7 @@ package dev.riffle.core.write;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -48,6 +49,36 @@ class AcknowledgementsTest {
         first.complete("a");
         assertThatThrownBy(all::get).isInstanceOf(ExecutionException.class)
                 .hasRootCauseMessage("bucket 2 lost its leader");
+    }
+
+    @Test
+    void aFailedWriteSaysHowManyRowsAreWrittenAndHowManyMayBe() {
+        Acknowledgements acks = new Acknowledgements();
+        acks.add(CompletableFuture.completedFuture(null));
+        acks.add(CompletableFuture.completedFuture(null), 4); // batches of four rows, acknowledged together
+        acks.add(CompletableFuture.failedFuture(new IllegalStateException("bucket 1 lost its leader")), 3);
+        assertThat(acks.count()).isEqualTo(8);
+        assertThatThrownBy(() -> acks.await(Duration.ofSeconds(5), "rows written to shop.orders"))
+                .isInstanceOfSatisfying(WriteNotAcknowledgedException.class, e -> {
+                    assertThat(e.acknowledged()).isEqualTo(5);
+                    assertThat(e.uncertain()).isEqualTo(3);
+                })
+                .hasMessage("Fluss rejected 3 of the 8 rows written to shop.orders (bucket 1 lost its leader): those"
+                        + " may or may not be written; the other 5 were written");
+
+        Acknowledgements unanswered = new Acknowledgements();
+        unanswered.add(CompletableFuture.completedFuture(null), 2);
+        unanswered.add(new CompletableFuture<>());
+        assertThatThrownBy(() -> unanswered.await(Duration.ofMillis(50), "rows written to shop.orders"))
+                .isInstanceOfSatisfying(WriteNotAcknowledgedException.class, e -> {
+                    assertThat(e.acknowledged()).isZero();
+                    assertThat(e.uncertain()).isEqualTo(3);
+                })
+                .hasMessageContaining("did not acknowledge the 3 rows written to shop.orders");
+
+        Acknowledgements written = new Acknowledgements();
+        written.add(CompletableFuture.completedFuture(null), 1_000);
+        assertThat(written.await(Duration.ofSeconds(5), "rows")).isEqualTo(1_000);
     }
 
     @Test

@@ -3,19 +3,18 @@ package dev.riffle.gateway.rows;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowRowView;
-import dev.riffle.core.types.ArrowWriteLayout;
-import dev.riffle.core.write.Acknowledgements;
 import dev.riffle.core.write.ArrowLogAppender;
+import dev.riffle.core.write.TableWrite;
 import dev.riffle.gateway.Paths;
 import dev.riffle.gateway.http.ApiException;
-import dev.riffle.gateway.http.Requests;
-import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.ErrorMapper;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
 import dev.riffle.gateway.http.Render;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import io.javalin.http.Context;
 import io.javalin.openapi.HttpMethod;
 import io.javalin.openapi.OpenApi;
@@ -23,8 +22,8 @@ import io.javalin.openapi.OpenApiContent;
 import io.javalin.openapi.OpenApiParam;
 import io.javalin.openapi.OpenApiRequestBody;
 import io.javalin.openapi.OpenApiResponse;
-import java.io.IOException;
 import java.io.ByteArrayInputStream;
+import java.io.IOException;
 import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -33,14 +32,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.function.ToIntFunction;
+import java.util.stream.IntStream;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.arrow.vector.ipc.ArrowStreamReader;
 import org.apache.arrow.vector.types.pojo.Field;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.Upsert;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -261,8 +257,10 @@ public final class WriteResource {
             int count = fill.applyAsInt(batches);
             writingBegins.run();
             if (count > 0) {
-                request.await(request.session().handles().logAppender(table).append(batches.finish(),
-                        request.limits().requestTimeout()), "Writing " + count + " rows of " + table.getTablePath());
+                TableWrite write = request.session().handles().write(table).timeout(request.limits().requestTimeout())
+                        .open();
+                write.batches(batches.finish(), IntStream.range(0, table.getRowType().getFieldCount()).toArray());
+                request.await(write.acknowledgements().all(), "Writing " + count + " rows of " + table.getTablePath());
             }
             return count;
         }
@@ -427,25 +425,9 @@ public final class WriteResource {
         if (body.count() == 0) {
             return;
         }
-        int[] positions = body.positions().get();
-        if (ArrowLogAppender.takes(table)) {
-            List<VectorSchemaRoot> inTableOrder = new ArrayList<>(body.batches().size());
-            for (VectorSchemaRoot batch : body.batches()) {
-                inTableOrder.add(ArrowWriteLayout.inTableOrder(batch, positions));
-            }
-            request.await(request.session().handles().logAppender(table).append(inTableOrder,
-                    request.limits().requestTimeout()), "Writing " + body.count() + " rows of " + table.getTablePath());
-            return;
-        }
-        Acknowledgements acks = new Acknowledgements();
-        AppendWriter writer = request.session().handles().table(table).newAppend().createWriter();
-        for (VectorSchemaRoot batch : body.batches()) {
-            ArrowRowView row = new ArrowRowView(batch, positions);
-            for (int i = 0; i < batch.getRowCount(); i++) {
-                acks.add(writer.append(row.at(i)));
-            }
-        }
-        request.await(acks.all(), "Writing " + body.count() + " rows of " + table.getTablePath());
+        TableWrite write = request.session().handles().write(table).timeout(request.limits().requestTimeout()).open();
+        write.batches(body.batches(), body.positions().get());
+        request.await(write.acknowledgements().all(), "Writing " + body.count() + " rows of " + table.getTablePath());
     }
 
     private static void write(RequestContext request, TableInfo table, List<GenericRow> rows,
@@ -460,28 +442,15 @@ public final class WriteResource {
             }, () -> { });
             return;
         }
-        Acknowledgements acks = new Acknowledgements();
         // No flush: it would wait for every batch in flight, other requests' too. The gateway's
         // connection sends a batch within client.writer.batch-timeout (5 ms unless set), and rows of
         // concurrent requests share batches meanwhile; a request waits for its own rows only.
         // The table's handle is kept (by table id) across requests: opening one is a metadata round trip.
-        Table fluss = request.session().handles().table(table);
-        if (table.hasPrimaryKey()) {
-            Upsert upsert = fluss.newUpsert();
-            if (columns.isPresent()) {
-                upsert = upsert.partialUpdate(columns.get().toArray(String[]::new));
-            }
-            UpsertWriter writer = upsert.createWriter();
-            for (GenericRow row : rows) {
-                acks.add(delete ? writer.delete(row) : writer.upsert(row));
-            }
-        } else {
-            AppendWriter writer = fluss.newAppend().createWriter();
-            for (GenericRow row : rows) {
-                acks.add(writer.append(row));
-            }
-        }
-        request.await(acks.all(),
+        TableWrite.Builder builder = request.session().handles().write(table)
+                .columns(table.hasPrimaryKey() ? columns : Optional.empty());
+        TableWrite write = (delete ? builder.delete() : builder).open();
+        write.rows(rows);
+        request.await(write.acknowledgements().all(),
                 (delete ? "Deleting " : "Writing ") + rows.size() + " rows of " + table.getTablePath());
     }
 }

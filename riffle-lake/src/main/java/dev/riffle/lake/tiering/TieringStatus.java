@@ -3,6 +3,7 @@ package dev.riffle.lake.tiering;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.exception.UnsupportedTableException;
 import dev.riffle.core.read.BucketOffsets;
 import dev.riffle.core.read.BucketRef;
 import java.time.Duration;
@@ -89,11 +90,11 @@ public final class TieringStatus {
     /**
      * The lag of one datalake-enabled table.
      *
-     * @throws IllegalArgumentException when the table is not datalake-enabled
+     * @throws dev.riffle.core.exception.UnsupportedTableException when the table is not datalake-enabled
      */
     public static TableLag of(Riffle riffle, TableInfo info) throws Exception {
         if (!info.getTableConfig().isDataLakeEnabled()) {
-            throw new IllegalArgumentException(info.getTablePath() + " is not datalake-enabled, so it is never tiered"
+            throw new UnsupportedTableException(info.getTablePath() + " is not datalake-enabled, so it is never tiered"
                     + " (the table property table.datalake.enabled is not true)");
         }
         return lag(riffle, riffle.admin(), info);

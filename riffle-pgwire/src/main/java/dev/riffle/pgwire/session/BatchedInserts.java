@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.pgwire.sql.InsertRowDecoder;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.write.WriteBatch;
-import dev.riffle.server.write.WriteNotAcknowledgedException;
+import dev.riffle.core.write.WriteNotAcknowledgedException;
 import dev.riffle.sql.dialect.PublicSchema;
 import dev.riffle.sql.engine.InsertValues;
 import java.util.List;
@@ -90,7 +90,7 @@ final class BatchedInserts implements AutoCloseable {
     /**
      * Waits until Fluss acknowledged every row written since the last time.
      *
-     * @throws dev.riffle.server.write.WriteNotAcknowledgedException saying what was and may have been written
+     * @throws dev.riffle.core.write.WriteNotAcknowledgedException saying what was and may have been written
      */
     void acknowledge() {
         try {

@@ -2,7 +2,7 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.write.Acknowledgements;
+import dev.riffle.core.write.TableWrite;
 import dev.riffle.pgwire.copy.CopyFormatException;
 import dev.riffle.pgwire.copy.CopyLineReader;
 import dev.riffle.pgwire.copy.CopyOptions;
@@ -15,9 +15,6 @@ import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.row.GenericRow;
 
@@ -123,22 +120,9 @@ final class CopyIn implements AutoCloseable {
         if (rows.isEmpty()) {
             return;
         }
-        Acknowledgements acks = new Acknowledgements();
-        // As the gateway writes: no flush (it would wait for other requests' batches too); the
-        // connection sends within its batch timeout and the copy waits for its own rows only.
-        Table fluss = request.session().handles().table(table);
-        if (table.hasPrimaryKey()) {
-            UpsertWriter writer = fluss.newUpsert().createWriter();
-            for (GenericRow row : rows) {
-                acks.add(writer.upsert(row));
-            }
-        } else {
-            AppendWriter writer = fluss.newAppend().createWriter();
-            for (GenericRow row : rows) {
-                acks.add(writer.append(row));
-            }
-        }
-        request.await(acks.all(), "Writing " + rows.size() + " COPY rows to " + table.getTablePath());
+        TableWrite write = request.session().handles().write(table).open();
+        write.rows(rows);
+        request.await(write.acknowledgements().all(), "Writing " + rows.size() + " COPY rows to " + table.getTablePath());
     }
 
     @Override

@@ -4,8 +4,11 @@ import dev.riffle.core.exception.ColumnNotFoundException;
 import dev.riffle.core.exception.DatabaseNotFoundException;
 import dev.riffle.core.exception.InvalidAlterationException;
 import dev.riffle.core.exception.InvalidOffsetsException;
+import dev.riffle.core.exception.InvalidOptionException;
 import dev.riffle.core.exception.InvalidReadException;
+import dev.riffle.core.exception.InvalidStatementException;
 import dev.riffle.core.exception.InvalidTypeException;
+import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.PartitionNotFoundException;
 import dev.riffle.core.exception.RemoteStorageUnavailableException;
@@ -145,6 +148,15 @@ public final class Failures {
         }
         if (e instanceof InvalidReadException) {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_request", message);
+        }
+        if (e instanceof InvalidValueException) {
+            return failure(FailureKind.INVALID_ARGUMENT, "invalid_value", message);
+        }
+        if (e instanceof InvalidStatementException) {
+            return failure(FailureKind.INVALID_ARGUMENT, "invalid_statement", message);
+        }
+        if (e instanceof InvalidOptionException) {
+            return failure(FailureKind.INVALID_ARGUMENT, "invalid_option", message);
         }
         if (e instanceof UnsupportedTableException) {
             return failure(FailureKind.INVALID_ARGUMENT, "unsupported", message);

@@ -3,6 +3,8 @@ package dev.riffle.server.write;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.write.Acknowledgements;
+import dev.riffle.core.write.TableWrite;
+import dev.riffle.core.write.WriteNotAcknowledgedException;
 import dev.riffle.server.session.RequestContext;
 import java.time.Duration;
 import java.util.HashMap;
@@ -10,15 +12,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import java.util.function.Supplier;
 import java.util.stream.Collectors;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.TableWriter;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.GenericRow;
@@ -56,7 +51,7 @@ public final class WriteBatch implements AutoCloseable {
 
     private final Supplier<RequestContext> opener;
     private Optional<RequestContext> request = Optional.empty();
-    private final Map<WriterKey, TableWriter> writers = new HashMap<>();
+    private final Map<WriterKey, TableWrite> writes = new HashMap<>();
     private final Map<TablePath, Long> rows = new LinkedHashMap<>();
     private Acknowledgements acks = new Acknowledgements();
 
@@ -73,13 +68,11 @@ public final class WriteBatch implements AutoCloseable {
             return;
         }
         RequestContext context = request();
-        TableWriter writer = writers.computeIfAbsent(new WriterKey(table.getTableId(), table.getSchemaId()), key -> {
-            Table handle = context.session().handles().table(table);
-            return table.hasPrimaryKey() ? handle.newUpsert().createWriter() : handle.newAppend().createWriter();
-        });
-        for (GenericRow row : rows) {
-            acks.add(writer instanceof UpsertWriter upsert ? upsert.upsert(row) : ((AppendWriter) writer).append(row));
-        }
+        // One write per table version, all counted into the unit's acknowledgements: rows of one
+        // key stay in order through its one writer, and the unit is awaited as one.
+        TableWrite write = writes.computeIfAbsent(new WriterKey(table.getTableId(), table.getSchemaId()),
+                key -> context.session().handles().write(table).acknowledgingInto(acks).open());
+        write.rows(rows);
         this.rows.merge(table.getTablePath(), (long) rows.size(), Long::sum);
     }
 
@@ -114,28 +107,12 @@ public final class WriteBatch implements AutoCloseable {
         Map<TablePath, Long> written = new LinkedHashMap<>(rows);
         acks = new Acknowledgements();
         rows.clear();
-        writers.clear();
+        writes.clear();
         request = Optional.empty();
         Duration timeout = context.limits().requestTimeout();
         try (context) {
-            waited.all().get(timeout.toMillis(), TimeUnit.MILLISECONDS);
+            waited.await(timeout, "rows written to " + tables(written) + " since the last acknowledgement");
             return new Acknowledged(written);
-        } catch (ExecutionException e) {
-            long failed = waited.failures();
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new WriteNotAcknowledgedException("Fluss rejected " + failed + " of the " + waited.count()
-                    + " rows written to " + tables(written) + " since the last acknowledgement (" + cause.getMessage()
-                    + "): those may or may not be written; the other " + (waited.count() - failed) + " were written",
-                    waited.count() - failed, failed, cause);
-        } catch (TimeoutException e) {
-            throw new WriteNotAcknowledgedException("Fluss did not acknowledge the " + waited.count()
-                    + " rows written to " + tables(written) + " within " + timeout.toSeconds() + " s: they may or"
-                    + " may not be written", 0, waited.count(), e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new WriteNotAcknowledgedException("Interrupted while waiting for Fluss to acknowledge the "
-                    + waited.count() + " rows written to " + tables(written) + ": they may or may not be written", 0,
-                    waited.count(), e);
         }
     }
 

@@ -2,6 +2,7 @@ package dev.riffle.sql.catalog;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.sql.dialect.Dialect;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.plan.ReadPlan;
@@ -83,7 +84,7 @@ public final class FlussDatabaseSchema implements Schema {
             throw unknownTable(name);
         }
         if (source == ReadPlan.Source.LAKE && !info.get().getTableConfig().isDataLakeEnabled()) {
-            throw new IllegalArgumentException("Table " + database + "." + base + " is not datalake-enabled, so it has no "
+            throw new InvalidReadException("Table " + database + "." + base + " is not datalake-enabled, so it has no "
                     + name + "; use " + base + ", " + base + "$log or " + base + "$changelog");
         }
         return new FlussTable(session, info.get(), source, scans);

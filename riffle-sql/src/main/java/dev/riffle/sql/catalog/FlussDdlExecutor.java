@@ -1,5 +1,8 @@
 package dev.riffle.sql.catalog;
 
+import dev.riffle.core.exception.InvalidOptionException;
+import dev.riffle.core.exception.InvalidStatementException;
+import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.schema.TableAlteration;
 import dev.riffle.core.types.ColumnTypes;
 import dev.riffle.sql.ddl.DdlStatement;
@@ -98,7 +101,7 @@ public final class FlussDdlExecutor implements DdlExecutor {
         } else if (statement instanceof DdlStatement.CreateIndex index) {
             TablePath path = path(index.database(), index.table(), defaultDatabase, "CREATE INDEX");
             if (session.tableInfo(path).isEmpty()) {
-                throw new IllegalArgumentException("Cannot create index on " + path + ": Table '" + path
+                throw new TableNotFoundException(path, "Cannot create index on " + path + ": Table '" + path
                         + "' not found", new TableNotExistException("Table " + path + " does not exist"));
             }
         } else if (statement instanceof DdlStatement.DropTable drop) {
@@ -122,7 +125,7 @@ public final class FlussDdlExecutor implements DdlExecutor {
         try {
             descriptor.schema(schema.build());
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("Invalid table " + create.name() + ": " + e.getMessage(), e);
+            throw new InvalidStatementException("Invalid table " + create.name() + ": " + e.getMessage(), e);
         }
         Map<String, String> properties = new LinkedHashMap<>();
         Map<String, String> custom = new LinkedHashMap<>();
@@ -135,7 +138,7 @@ public final class FlussDdlExecutor implements DdlExecutor {
                 try {
                     buckets = Integer.parseInt(value.trim());
                 } catch (NumberFormatException e) {
-                    throw new IllegalArgumentException("Option '" + BUCKET_NUM + "' must be a whole number of buckets, got '"
+                    throw new InvalidOptionException("Option '" + BUCKET_NUM + "' must be a whole number of buckets, got '"
                             + value + "'");
                 }
             } else if (key.equals(BUCKET_KEY)) {
@@ -158,7 +161,7 @@ public final class FlussDdlExecutor implements DdlExecutor {
         try {
             return descriptor.build();
         } catch (RuntimeException e) {
-            throw new IllegalArgumentException("Invalid table " + create.name() + ": " + e.getMessage(), e);
+            throw new InvalidStatementException("Invalid table " + create.name() + ": " + e.getMessage(), e);
         }
     }
 

@@ -2,7 +2,6 @@ package dev.riffle.sql.ddl;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.catalog.FlussDdlExecutor;
 import java.util.List;
 import org.apache.calcite.sql.SqlDdl;
 import org.apache.calcite.sql.SqlKind;
@@ -14,7 +13,7 @@ import org.apache.calcite.sql.parser.SqlParserPos;
 
 /**
  * A {@link DdlStatement} as Calcite's parse tree node: its kind is DDL, so Calcite hands it to
- * {@link FlussDdlExecutor} instead of validating and planning it.
+ * {@code FlussDdlExecutor} instead of validating and planning it.
  */
 public final class SqlFlussDdl extends SqlDdl {
     private static final SqlOperator CREATE_DATABASE = new SqlSpecialOperator("CREATE DATABASE", SqlKind.CREATE_SCHEMA);

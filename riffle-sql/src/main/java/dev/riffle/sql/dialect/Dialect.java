@@ -1,5 +1,6 @@
 package dev.riffle.sql.dialect;
 
+import dev.riffle.core.exception.InvalidOptionException;
 import java.util.Locale;
 import org.apache.calcite.sql.validate.SqlConformance;
 import org.apache.calcite.sql.validate.SqlConformanceEnum;
@@ -29,7 +30,7 @@ public enum Dialect {
         return switch (value.strip().toLowerCase(Locale.ROOT)) {
             case "calcite" -> CALCITE;
             case "postgresql", "postgres" -> POSTGRESQL;
-            default -> throw new IllegalArgumentException("The driver property " + PROPERTY + " takes calcite or"
+            default -> throw new InvalidOptionException("The driver property " + PROPERTY + " takes calcite or"
                     + " postgresql, got '" + value + "'");
         };
     }

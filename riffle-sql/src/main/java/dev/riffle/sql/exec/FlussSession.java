@@ -6,6 +6,7 @@ import dev.riffle.core.Riffle;
 import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.tables.TableHandles;
+import dev.riffle.core.write.TableWrite;
 import dev.riffle.sql.statement.StatementLimits;
 import java.util.List;
 import java.util.Map;
@@ -191,6 +192,18 @@ public final class FlussSession implements AutoCloseable {
      * table was created anew or altered since (a handle writes rows in the schema it was opened with).
      */
     public Table table(TableInfo info) {
+        noteVersion(info);
+        return handles.table(info);
+    }
+
+    /** A write to {@code info}'s table version through the session's handles ({@link TableHandles#write}). */
+    public TableWrite.Builder write(TableInfo info) {
+        noteVersion(info);
+        return handles.write(info);
+    }
+
+    /** Before a handle of {@code info}'s version is opened: a table altered or created again elsewhere is planned anew. */
+    private void noteVersion(TableInfo info) {
         if (!handles.hasOpen(info)) {
             Recent known = recent.get(info.getTablePath());
             if (known != null && known.info().isPresent() && !PreparedTables.sameVersion(known.info().get(), info)) {
@@ -199,7 +212,6 @@ public final class FlussSession implements AutoCloseable {
                 catalogChanged();
             }
         }
-        return handles.table(info);
     }
 
     /**

@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.values.FlussValueSink;
 import java.math.BigDecimal;
 import java.util.LinkedHashMap;
@@ -121,7 +122,7 @@ public final class FlussValues {
     private static Object element(Object value, DataType type, String column) {
         Object fluss = toFluss(value, type, column);
         if (fluss == null && !type.isNullable()) {
-            throw new IllegalArgumentException("column " + column + " holds " + type + ", which has no room for NULL");
+            throw new InvalidValueException("column " + column + " holds " + type + ", which has no room for NULL");
         }
         return fluss;
     }

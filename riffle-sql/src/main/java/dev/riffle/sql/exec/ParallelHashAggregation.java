@@ -147,13 +147,11 @@ final class ParallelHashAggregation implements ScanExecutor.OwnedBatchSink {
             return null;
         }
         AtomicInteger number = new AtomicInteger();
-        ThreadPoolExecutor pool = new ThreadPoolExecutor(0, threads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(),
-                runnable -> {
-                    Thread thread = new Thread(runnable, "riffle-sql-aggregate-" + number.incrementAndGet());
-                    thread.setDaemon(true);
-                    return thread;
-                });
-        return pool;
+        return new ThreadPoolExecutor(0, threads, 30, TimeUnit.SECONDS, new SynchronousQueue<>(), runnable -> {
+            Thread thread = new Thread(runnable, "riffle-sql-aggregate-" + number.incrementAndGet());
+            thread.setDaemon(true);
+            return thread;
+        });
     }
 
     /** The helper thread's share: batches handed to it one at a time, folded into its own groups. */

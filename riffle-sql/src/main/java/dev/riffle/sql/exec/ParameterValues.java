@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.exception.InvalidStatementException;
 import java.util.ArrayList;
 import java.util.List;
 import org.apache.calcite.DataContext;
@@ -24,7 +25,7 @@ final class ParameterValues implements DataContext {
         if (name.startsWith("?")) {
             int index = Integer.parseInt(name.substring(1));
             if (index >= values.size()) {
-                throw new IllegalArgumentException("Parameter " + (index + 1) + " is not bound; the statement got "
+                throw new InvalidStatementException("Parameter " + (index + 1) + " is not bound; the statement got "
                         + values.size() + " parameter(s)");
             }
             return values.get(index);

@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.exception.InvalidOptionException;
 import dev.riffle.sql.statement.SessionHost;
 import java.util.Collection;
 import java.util.List;
@@ -66,7 +67,7 @@ public final class SessionFunctions {
 
     /** {@code current_setting(name)}: the session's value of a setting; an unknown one is an error. */
     public static String currentSetting(DataContext root, String name) {
-        return host(root, "current_setting").setting(name).orElseThrow(() -> new IllegalArgumentException(
+        return host(root, "current_setting").setting(name).orElseThrow(() -> new InvalidOptionException(
                 "unrecognized configuration parameter \"" + name + "\""));
     }
 
@@ -74,7 +75,7 @@ public final class SessionFunctions {
     public static String currentSetting(DataContext root, String name, boolean missingOk) {
         java.util.Optional<String> value = host(root, "current_setting").setting(name);
         if (value.isEmpty() && !missingOk) {
-            throw new IllegalArgumentException("unrecognized configuration parameter \"" + name + "\"");
+            throw new InvalidOptionException("unrecognized configuration parameter \"" + name + "\"");
         }
         return value.orElse(null);
     }

@@ -2,30 +2,25 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.InvalidStatementException;
+import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.core.write.Acknowledgements;
+import dev.riffle.core.write.TableWrite;
 import dev.riffle.sql.plan.ExactColumns;
 import dev.riffle.sql.plan.ReadPlan;
 import dev.riffle.sql.statement.ExecutionGuard;
 import dev.riffle.sql.statement.StatementStoppedException;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
 import org.apache.calcite.DataContext;
 import org.apache.calcite.linq4j.Enumerable;
 import org.apache.calcite.linq4j.Enumerator;
 import org.apache.calcite.linq4j.Linq4j;
 import org.apache.calcite.rel.core.TableModify;
-import org.apache.fluss.client.table.Table;
-import org.apache.fluss.client.table.writer.AppendWriter;
-import org.apache.fluss.client.table.writer.TableWriter;
-import org.apache.fluss.client.table.writer.UpsertWriter;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.row.GenericRow;
 import org.apache.fluss.types.DataType;
@@ -103,11 +98,12 @@ public final class TableWriteExecutor {
 
     /** Writes every row; returns how many (one row: the count). */
     public Enumerable<Long> write(Enumerable<Object[]> rows, DataContext context) {
-        Table handle = session.table(table);
-        TableWriter writer = !table.hasPrimaryKey() ? handle.newAppend().createWriter()
-                : partialUpdate.map(columns -> handle.newUpsert().partialUpdate(columns.toArray(String[]::new)))
-                        .orElseGet(handle::newUpsert).createWriter();
-        List<CompletableFuture<Void>> acks = new ArrayList<>();
+        if (operation != TableModify.Operation.INSERT && operation != TableModify.Operation.UPDATE
+                && operation != TableModify.Operation.DELETE) {
+            throw new IllegalStateException("Unexpected operation " + operation);
+        }
+        TableWrite.Builder builder = session.write(table).columns(partialUpdate);
+        TableWrite write = (operation == TableModify.Operation.DELETE ? builder.delete() : builder).open();
         List<GenericRow> chunk = new ArrayList<>();
         long converted = 0;
         long sent = 0;
@@ -132,20 +128,20 @@ public final class TableWriteExecutor {
                 }
                 converted++;
                 if (chunk.size() == CHUNK) {
-                    acks.add(send(writer, chunk));
+                    write.rows(chunk);
                     sent += chunk.size();
                     chunk = new ArrayList<>();
                 }
             }
         }
         if (!chunk.isEmpty()) {
-            acks.add(send(writer, chunk));
+            write.rows(chunk);
             sent += chunk.size();
         }
-        writer.flush();
-        for (CompletableFuture<Void> ack : acks) {
-            await(ack);
-        }
+        // The statement waits for its rows: send what the writer holds now, not after its batch timeout.
+        write.flush();
+        write.acknowledgements().await(Duration.ofSeconds(ACK_TIMEOUT_SECONDS), "rows written to "
+                + table.getTablePath());
         return Linq4j.singletonEnumerable(sent);
     }
 
@@ -172,35 +168,6 @@ public final class TableWriteExecutor {
                         + verb + " it");
     }
 
-    private CompletableFuture<Void> send(TableWriter writer, List<GenericRow> rows) {
-        Acknowledgements acks = new Acknowledgements();
-        for (GenericRow row : rows) {
-            acks.add(switch (operation) {
-                case DELETE -> ((UpsertWriter) writer).delete(row);
-                case INSERT, UPDATE -> writer instanceof UpsertWriter upsert ? upsert.upsert(row)
-                        : ((AppendWriter) writer).append(row);
-                default -> throw new IllegalStateException("Unexpected operation " + operation);
-            });
-        }
-        return acks.all();
-    }
-
-    private void await(CompletableFuture<Void> ack) {
-        try {
-            ack.get(ACK_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-        } catch (ExecutionException e) {
-            Throwable cause = e.getCause() == null ? e : e.getCause();
-            throw new IllegalStateException("Fluss rejected a write to " + table.getTablePath() + ": "
-                    + cause.getMessage(), cause);
-        } catch (TimeoutException e) {
-            throw new IllegalStateException("Fluss did not acknowledge the writes to " + table.getTablePath()
-                    + " within " + ACK_TIMEOUT_SECONDS + " s", e);
-        } catch (InterruptedException e) {
-            Thread.currentThread().interrupt();
-            throw new IllegalStateException("Interrupted while writing to " + table.getTablePath(), e);
-        }
-    }
-
     /**
      * Input row {@code index} with the plan's exact values in place of Calcite's. An UPDATE or
      * DELETE finds its rows through Calcite, which holds their keys in milliseconds: a key with a
@@ -213,7 +180,7 @@ public final class TableWriteExecutor {
             for (int key : finerKeys) {
                 if (!known.containsKey(key)) {
                     String name = table.getRowType().getFieldNames().get(key);
-                    throw new IllegalArgumentException(operation + " needs the exact key of " + table.getTablePath()
+                    throw new InvalidStatementException(operation + " needs the exact key of " + table.getTablePath()
                             + ": its column " + name + " is " + table.getRowType().getTypeAt(key)
                             + ", which SQL reads in milliseconds; name the whole primary key in WHERE (" + name
                             + " = TIMESTAMP '...' or ?)");
@@ -250,7 +217,7 @@ public final class TableWriteExecutor {
             DataType type = rowType.getTypeAt(i);
             Object value = FlussValues.toFluss(row[i], type, name);
             if (value == null && !type.isNullable()) {
-                throw new IllegalArgumentException("column " + name + " is NOT NULL but the value is NULL");
+                throw new InvalidValueException("column " + name + " is NOT NULL but the value is NULL");
             }
             out.setField(i, value);
         }

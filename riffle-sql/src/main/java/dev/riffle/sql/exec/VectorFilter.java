@@ -2,6 +2,7 @@ package dev.riffle.sql.exec;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.filter.ComparisonOperator;
 import dev.riffle.sql.plan.VectorCondition;
 import dev.riffle.sql.plan.VectorExpression;
 import java.util.ArrayList;
@@ -112,13 +113,13 @@ final class VectorFilter implements AutoCloseable {
                 // Java's comparisons of primitives, as Calcite's generated code compares them.
                 boolean holds;
                 if (integral) {
-                    holds = holds(comparison.comparator(), Long.compare(left.longs()[row], right.longs()[row]));
+                    holds = comparison.comparator().holds(Long.compare(left.longs()[row], right.longs()[row]));
                 } else {
                     double a = left.doubles()[row];
                     double b = right.doubles()[row];
                     // A NaN is neither less, equal nor greater (Java's <, == and > are all false): only <> holds.
-                    holds = Double.isNaN(a) || Double.isNaN(b) ? comparison.comparator() == VectorCondition.Comparator.NE
-                            : holds(comparison.comparator(), a < b ? -1 : a > b ? 1 : 0);
+                    holds = Double.isNaN(a) || Double.isNaN(b) ? comparison.comparator() == ComparisonOperator.NOT_EQUAL
+                            : comparison.comparator().holds(a < b ? -1 : a > b ? 1 : 0);
                 }
                 truth[row] = holds ? TRUE : FALSE;
             }
@@ -160,17 +161,5 @@ final class VectorFilter implements AutoCloseable {
             }
         }
         return truth;
-    }
-
-    /** Whether the comparator holds for two values in this order (negative: the first is less; {@code -0.0} equals {@code 0.0}). */
-    private static boolean holds(VectorCondition.Comparator comparator, int order) {
-        return switch (comparator) {
-            case EQ -> order == 0;
-            case NE -> order != 0;
-            case LT -> order < 0;
-            case LE -> order <= 0;
-            case GT -> order > 0;
-            case GE -> order >= 0;
-        };
     }
 }

@@ -20,8 +20,8 @@ import org.apache.calcite.linq4j.Linq4j;
  * cancellation), makes the aggregate's input from each ({@link ComputedBatches}: the rows a residual
  * condition keeps, the columns computed from them), and folds it into a {@link HashAggregation}
  * column by column, on the statement's thread and, for a large read, a helper's
- * ({@link ParallelHashAggregation}). The groups come out as Calcite rows once the read is done. The generated code of a query calls {@link #enumerable} on the instance
- * the plan stashed.
+ * ({@link ParallelHashAggregation}). The groups come out as Calcite rows once the read is done.
+ * The generated code of a query calls {@link #enumerable} on the instance the plan stashed.
  */
 public final class VectorizedAggregateExecutor {
     private final FlussSession session;

@@ -1,5 +1,7 @@
 package dev.riffle.sql.pgcatalog;
 
+import dev.riffle.core.exception.InvalidValueException;
+
 /**
  * PostgreSQL's {@code format(formatstr, ...)}: {@code %s} is an argument as text (NULL as
  * nothing), {@code %I} an identifier quoted as needed, {@code %L} a literal quoted (NULL as
@@ -22,7 +24,7 @@ final class PgFormat {
                 continue;
             }
             if (++i >= format.length()) {
-                throw new IllegalArgumentException("unterminated format() type specifier");
+                throw new InvalidValueException("unterminated format() type specifier");
             }
             if (format.charAt(i) == '%') {
                 out.append('%');
@@ -35,11 +37,11 @@ final class PgFormat {
                 argument = Integer.parseInt(format.substring(i, dollar)) - 1;
                 i = dollar + 1;
                 if (i >= format.length()) {
-                    throw new IllegalArgumentException("unterminated format() type specifier");
+                    throw new InvalidValueException("unterminated format() type specifier");
                 }
             }
             if (argument < 0 || argument >= arguments.length) {
-                throw new IllegalArgumentException("too few arguments for format()");
+                throw new InvalidValueException("too few arguments for format()");
             }
             next = argument + 1;
             Object value = arguments[argument];
@@ -47,12 +49,12 @@ final class PgFormat {
                 case 's' -> out.append(value == null ? "" : value);
                 case 'I' -> {
                     if (value == null) {
-                        throw new IllegalArgumentException("null values cannot be formatted as an SQL identifier");
+                        throw new InvalidValueException("null values cannot be formatted as an SQL identifier");
                     }
                     out.append(PgDefinitions.quote(value.toString()));
                 }
                 case 'L' -> out.append(value == null ? "NULL" : "'" + value.toString().replace("'", "''") + "'");
-                default -> throw new IllegalArgumentException("unrecognized format() type specifier \""
+                default -> throw new InvalidValueException("unrecognized format() type specifier \""
                         + format.charAt(i) + "\"");
             }
         }

@@ -1,5 +1,7 @@
 package dev.riffle.sql.pgcatalog;
 
+import dev.riffle.core.exception.InvalidTypeException;
+import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.sql.dialect.PgType;
 import dev.riffle.sql.dialect.PostgresRelease;
 import dev.riffle.sql.dialect.PublicSchema;
@@ -332,7 +334,7 @@ public final class PgFunctions {
             }
             return elements;
         }
-        throw new IllegalArgumentException("Not an array: " + array);
+        throw new InvalidTypeException("Not an array: " + array);
     }
 
     /**
@@ -414,7 +416,7 @@ public final class PgFunctions {
 
         Series(long start, long stop, long step, boolean integers) {
             if (step == 0) {
-                throw new IllegalArgumentException("step size cannot equal zero");
+                throw new InvalidValueException("step size cannot equal zero");
             }
             this.start = start;
             this.stop = stop;

@@ -2,9 +2,10 @@ package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.VectorizedAggregate;
+import dev.riffle.core.filter.ComparisonOperator;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.IntFunction;
 import java.util.stream.Collectors;
 import org.apache.calcite.rel.core.Aggregate;
 import org.apache.calcite.rel.core.AggregateCall;
@@ -12,7 +13,7 @@ import org.apache.calcite.sql.SqlKind;
 import org.apache.calcite.sql.type.SqlTypeName;
 
 /**
- * A hash aggregate over the columns of one scan, as plain data: what {@link VectorizedAggregate}
+ * A hash aggregate over the columns of one scan, as plain data: what {@code VectorizedAggregate}
  * computes on Arrow batches. Made only for what the vectorized executor computes exactly as
  * Calcite's row-at-a-time operators would ({@link #of(Aggregate)} declines anything else, which
  * then stays with Calcite).
@@ -28,44 +29,6 @@ public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggreg
         this(groupColumns, aggregations, List.of());
     }
 
-    /** How a {@link GroupCondition} compares. */
-    public enum Comparison {
-        EQUALS("="), NOT_EQUALS("<>"), LESS_THAN("<"), LESS_OR_EQUAL("<="), GREATER_THAN(">"), GREATER_OR_EQUAL(">=");
-
-        private final String symbol;
-
-        Comparison(String symbol) {
-            this.symbol = symbol;
-        }
-
-        /** Whether a value that compares to the constant as {@code order} ({@link Long#compare}) meets it. */
-        public boolean holds(int order) {
-            return switch (this) {
-                case EQUALS -> order == 0;
-                case NOT_EQUALS -> order != 0;
-                case LESS_THAN -> order < 0;
-                case LESS_OR_EQUAL -> order <= 0;
-                case GREATER_THAN -> order > 0;
-                case GREATER_OR_EQUAL -> order >= 0;
-            };
-        }
-
-        /** The same comparison with its sides swapped ({@code 24 <= c} is {@code c >= 24}). */
-        public Comparison flipped() {
-            return switch (this) {
-                case LESS_THAN -> GREATER_THAN;
-                case LESS_OR_EQUAL -> GREATER_OR_EQUAL;
-                case GREATER_THAN -> LESS_THAN;
-                case GREATER_OR_EQUAL -> LESS_OR_EQUAL;
-                default -> this;
-            };
-        }
-
-        public String symbol() {
-            return symbol;
-        }
-    }
-
     /**
      * A {@code HAVING} conjunct an aggregate checks on its groups before they become rows: an
      * integer output field (a key or an aggregate's result) compared with an integer constant. A
@@ -73,7 +36,7 @@ public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggreg
      *
      * @param field the aggregate's output field: a key's position, or the group columns' count plus an aggregate's
      */
-    public record GroupCondition(int field, Comparison comparison, long constant) {
+    public record GroupCondition(int field, ComparisonOperator comparison, long constant) {
         public GroupCondition {
             requireNonNull(comparison, "comparison is null");
         }
@@ -112,12 +75,21 @@ public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggreg
             requireNonNull(result, "result is null");
         }
 
+        /** As EXPLAIN shows it, its argument named as {@code columnNames} name the input's columns. */
+        public String describe(List<String> columnNames) {
+            return describe(columnNames::get);
+        }
+
         @Override
         public String toString() {
+            return describe(column -> "$" + column);
+        }
+
+        private String describe(IntFunction<String> column) {
             return switch (function) {
-                case COUNT_ROWS -> "COUNT()";
-                case COUNT_DISTINCT -> "COUNT(DISTINCT $" + argument + ")";
-                default -> function + "($" + argument + ")";
+                case COUNT_ROWS -> "COUNT(*)";
+                case COUNT_DISTINCT -> "COUNT(DISTINCT " + column.apply(argument) + ")";
+                default -> function + "(" + column.apply(argument) + ")";
             };
         }
     }
@@ -203,11 +175,7 @@ public record AggregatePlan(List<Integer> groupColumns, List<Aggregation> aggreg
     public String describe(List<String> columnNames) {
         List<String> outputs = new java.util.ArrayList<>();
         groupColumns.forEach(column -> outputs.add(columnNames.get(column)));
-        List<String> aggregates = aggregations.stream().map(a -> switch (a.function()) {
-            case COUNT_ROWS -> "COUNT(*)";
-            case COUNT_DISTINCT -> "COUNT(DISTINCT " + columnNames.get(a.argument()) + ")";
-            default -> a.function() + "(" + columnNames.get(a.argument()) + ")";
-        }).toList();
+        List<String> aggregates = aggregations.stream().map(a -> a.describe(columnNames)).toList();
         outputs.addAll(aggregates);
         String described = "group " + outputs.subList(0, groupColumns.size()).stream()
                 .collect(Collectors.joining(", ", "[", "]")) + " aggregates "

@@ -2,13 +2,12 @@ package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.FilterPushdownRule;
 import java.util.List;
 import java.util.stream.Collectors;
 
 /**
  * A filter condition a scan absorbed, as plain data over the table's column names: what
- * {@link FilterPushdownRule} took out of a SQL filter, and what the executor turns into a Fluss
+ * {@code FilterPushdownRule} took out of a SQL filter, and what the executor turns into a Fluss
  * predicate (for the lake and the log tail) or a partition choice. Values are literals or
  * {@code ?} parameters, bound at each execution.
  */

@@ -2,7 +2,6 @@ package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.VectorizedTopN;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +16,7 @@ import org.apache.calcite.rex.RexNode;
 
 /**
  * {@code ORDER BY ... LIMIT n [OFFSET m]} over the columns of one scan, as plain data: what
- * {@link VectorizedTopN} computes on Arrow batches. Made only for what it orders exactly as
+ * {@code VectorizedTopN} computes on Arrow batches. Made only for what it orders exactly as
  * Calcite's sort would ({@link #of(Sort)} declines anything else, which then stays with Calcite).
  *
  * @param keys the sort keys, most significant first

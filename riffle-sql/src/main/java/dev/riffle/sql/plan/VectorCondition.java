@@ -2,6 +2,7 @@ package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.filter.ComparisonOperator;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -32,19 +33,8 @@ public sealed interface VectorCondition {
     /** As EXPLAIN shows it, with the scan's column names. */
     String describe(List<String> columnNames);
 
-    /** What a {@link Comparison} checks. */
-    enum Comparator {
-        EQ("="), NE("<>"), LT("<"), LE("<="), GT(">"), GE(">=");
-
-        private final String symbol;
-
-        Comparator(String symbol) {
-            this.symbol = symbol;
-        }
-    }
-
     /** {@code left comparator right}, both converted to {@code type} first. */
-    record Comparison(Comparator comparator, VectorExpression left, VectorExpression right, SqlTypeName type)
+    record Comparison(ComparisonOperator comparator, VectorExpression left, VectorExpression right, SqlTypeName type)
             implements VectorCondition {
         public Comparison {
             requireNonNull(comparator, "comparator is null");
@@ -55,7 +45,7 @@ public sealed interface VectorCondition {
 
         @Override
         public String describe(List<String> columnNames) {
-            return left.describe(columnNames) + " " + comparator.symbol + " " + right.describe(columnNames);
+            return left.describe(columnNames) + " " + comparator.symbol() + " " + right.describe(columnNames);
         }
     }
 
@@ -149,13 +139,13 @@ public sealed interface VectorCondition {
         if (type == null) {
             return Optional.empty();
         }
-        Comparator comparator = switch (call.getKind()) {
-            case EQUALS -> Comparator.EQ;
-            case NOT_EQUALS -> Comparator.NE;
-            case LESS_THAN -> Comparator.LT;
-            case LESS_THAN_OR_EQUAL -> Comparator.LE;
-            case GREATER_THAN -> Comparator.GT;
-            default -> Comparator.GE;
+        ComparisonOperator comparator = switch (call.getKind()) {
+            case EQUALS -> ComparisonOperator.EQUAL;
+            case NOT_EQUALS -> ComparisonOperator.NOT_EQUAL;
+            case LESS_THAN -> ComparisonOperator.LESS_THAN;
+            case LESS_THAN_OR_EQUAL -> ComparisonOperator.LESS_OR_EQUAL;
+            case GREATER_THAN -> ComparisonOperator.GREATER_THAN;
+            default -> ComparisonOperator.GREATER_OR_EQUAL;
         };
         return Optional.of(new Comparison(comparator, left.get(), right.get(), type));
     }

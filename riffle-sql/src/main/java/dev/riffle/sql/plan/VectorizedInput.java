@@ -2,7 +2,6 @@ package dev.riffle.sql.plan;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.sql.planner.FlussScan;
 import java.util.List;
 import java.util.Optional;
 import org.apache.calcite.rel.core.Filter;

@@ -2,6 +2,8 @@ package dev.riffle.sql.planner;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.exception.InvalidStatementException;
+import dev.riffle.core.exception.UnsupportedTableException;
 import dev.riffle.sql.catalog.FlussTable;
 import dev.riffle.sql.exec.PlannedDirectRead;
 import dev.riffle.sql.exec.TableWriteExecutor;
@@ -59,26 +61,26 @@ public final class FlussTableModify extends TableModify implements EnumerableRel
         TableInfo info = table.info();
         String name = info.getTablePath().toString();
         if (table.source() != ReadPlan.Source.CURRENT) {
-            throw new IllegalArgumentException(operation + " on " + name + table.source().suffix()
+            throw new UnsupportedTableException(operation + " on " + name + table.source().suffix()
                     + " is not possible: it is a read-only view; write to " + name);
         }
         switch (operation) {
             case INSERT -> { }
             case DELETE, UPDATE -> {
                 if (!info.hasPrimaryKey()) {
-                    throw new IllegalArgumentException(operation + " needs a primary-key table; " + name
+                    throw new UnsupportedTableException(operation + " needs a primary-key table; " + name
                             + " is a log table, which is append-only");
                 }
                 if (operation == Operation.UPDATE) {
                     for (String column : updateColumns) {
                         if (info.getPrimaryKeys().contains(column)) {
-                            throw new IllegalArgumentException("UPDATE cannot change primary-key column " + column
+                            throw new InvalidStatementException("UPDATE cannot change primary-key column " + column
                                     + " of " + name + "; DELETE the row and INSERT it with the new key");
                         }
                     }
                 }
             }
-            default -> throw new IllegalArgumentException(operation + " is not supported on Fluss tables; use INSERT"
+            default -> throw new InvalidStatementException(operation + " is not supported on Fluss tables; use INSERT"
                     + " (an upsert on primary-key tables), UPDATE or DELETE");
         }
     }

@@ -1,6 +1,6 @@
 package dev.riffle.sql.planner;
 
-import dev.riffle.sql.plan.AggregatePlan.Comparison;
+import dev.riffle.core.filter.ComparisonOperator;
 import dev.riffle.sql.plan.AggregatePlan.GroupCondition;
 import dev.riffle.sql.plan.AggregatePlan;
 import java.math.BigDecimal;
@@ -52,13 +52,13 @@ public final class VectorizedHavingRule extends RelOptRule {
         if (!(node instanceof RexCall call) || call.getOperands().size() != 2) {
             return Optional.empty();
         }
-        Comparison comparison = switch (call.getKind()) {
-            case EQUALS -> Comparison.EQUALS;
-            case NOT_EQUALS -> Comparison.NOT_EQUALS;
-            case LESS_THAN -> Comparison.LESS_THAN;
-            case LESS_THAN_OR_EQUAL -> Comparison.LESS_OR_EQUAL;
-            case GREATER_THAN -> Comparison.GREATER_THAN;
-            case GREATER_THAN_OR_EQUAL -> Comparison.GREATER_OR_EQUAL;
+        ComparisonOperator comparison = switch (call.getKind()) {
+            case EQUALS -> ComparisonOperator.EQUAL;
+            case NOT_EQUALS -> ComparisonOperator.NOT_EQUAL;
+            case LESS_THAN -> ComparisonOperator.LESS_THAN;
+            case LESS_THAN_OR_EQUAL -> ComparisonOperator.LESS_OR_EQUAL;
+            case GREATER_THAN -> ComparisonOperator.GREATER_THAN;
+            case GREATER_THAN_OR_EQUAL -> ComparisonOperator.GREATER_OR_EQUAL;
             default -> null;
         };
         if (comparison == null) {
@@ -75,7 +75,7 @@ public final class VectorizedHavingRule extends RelOptRule {
         return Optional.empty();
     }
 
-    private static Optional<GroupCondition> condition(RexInputRef field, Comparison comparison, RexLiteral constant) {
+    private static Optional<GroupCondition> condition(RexInputRef field, ComparisonOperator comparison, RexLiteral constant) {
         SqlTypeName type = field.getType().getSqlTypeName();
         if (type != SqlTypeName.TINYINT && type != SqlTypeName.SMALLINT && type != SqlTypeName.INTEGER
                 && type != SqlTypeName.BIGINT) {

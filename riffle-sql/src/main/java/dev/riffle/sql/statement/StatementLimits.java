@@ -1,5 +1,6 @@
 package dev.riffle.sql.statement;
 
+import dev.riffle.core.exception.InvalidOptionException;
 import java.util.Properties;
 import org.apache.calcite.sql.SqlCall;
 import org.apache.calcite.sql.SqlKind;
@@ -62,19 +63,19 @@ public record StatementLimits(int maxSqlLength, int maxInListSize, long maxJoinR
 
     public StatementLimits {
         if (maxSqlLength < 1) {
-            throw new IllegalArgumentException(MAX_SQL_LENGTH + " must be at least 1, got " + maxSqlLength);
+            throw new InvalidOptionException(MAX_SQL_LENGTH + " must be at least 1, got " + maxSqlLength);
         }
         if (maxInListSize < 1) {
-            throw new IllegalArgumentException(MAX_IN_LIST_SIZE + " must be at least 1, got " + maxInListSize);
+            throw new InvalidOptionException(MAX_IN_LIST_SIZE + " must be at least 1, got " + maxInListSize);
         }
         if (maxJoinRows < 1) {
-            throw new IllegalArgumentException(MAX_JOIN_ROWS + " must be at least 1, got " + maxJoinRows);
+            throw new InvalidOptionException(MAX_JOIN_ROWS + " must be at least 1, got " + maxJoinRows);
         }
         if (maxGroups < 1) {
-            throw new IllegalArgumentException(MAX_GROUPS + " must be at least 1, got " + maxGroups);
+            throw new InvalidOptionException(MAX_GROUPS + " must be at least 1, got " + maxGroups);
         }
         if (maxHeldRows < 1) {
-            throw new IllegalArgumentException(MAX_HELD_ROWS + " must be at least 1, got " + maxHeldRows);
+            throw new InvalidOptionException(MAX_HELD_ROWS + " must be at least 1, got " + maxHeldRows);
         }
     }
 
@@ -116,12 +117,12 @@ public record StatementLimits(int maxSqlLength, int maxInListSize, long maxJoinR
         try {
             long parsed = Long.parseLong(value.toString().trim());
             if (parsed > max) {
-                throw new IllegalArgumentException("The driver property " + name + " takes at most " + max + ", got "
+                throw new InvalidOptionException("The driver property " + name + " takes at most " + max + ", got "
                         + value);
             }
             return parsed;
         } catch (NumberFormatException e) {
-            throw new IllegalArgumentException("The driver property " + name + " takes a whole number, got '"
+            throw new InvalidOptionException("The driver property " + name + " takes a whole number, got '"
                     + value + "'", e);
         }
     }

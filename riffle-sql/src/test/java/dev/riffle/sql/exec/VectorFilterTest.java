@@ -2,7 +2,7 @@ package dev.riffle.sql.exec;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import dev.riffle.sql.plan.VectorCondition.Comparator;
+import dev.riffle.core.filter.ComparisonOperator;
 import dev.riffle.sql.plan.VectorCondition.Comparison;
 import dev.riffle.sql.plan.VectorCondition.Junction;
 import dev.riffle.sql.plan.VectorCondition.Negation;
@@ -36,23 +36,23 @@ class VectorFilterTest {
         try (BufferAllocator allocator = new RootAllocator(); VectorSchemaRoot batch = batch(allocator, a, b)) {
             long batchBytes = allocator.getAllocatedMemory();
             // a < b: false, unknown, unknown, false, true
-            assertThat(kept(allocator, batch, new Comparison(Comparator.LT, A, B, SqlTypeName.INTEGER)))
+            assertThat(kept(allocator, batch, new Comparison(ComparisonOperator.LESS_THAN, A, B, SqlTypeName.INTEGER)))
                     .containsExactly("5:s4");
             // NOT (a < b): unknown stays unknown, so only the false rows turn true.
-            assertThat(kept(allocator, batch, new Negation(new Comparison(Comparator.LT, A, B, SqlTypeName.INTEGER))))
+            assertThat(kept(allocator, batch, new Negation(new Comparison(ComparisonOperator.LESS_THAN, A, B, SqlTypeName.INTEGER))))
                     .containsExactly("1:s0", "4:s3");
             // a < b OR b IS NULL: an unknown operand is decided by a true one.
             assertThat(kept(allocator, batch, new Junction(false, List.of(
-                    new Comparison(Comparator.LT, A, B, SqlTypeName.INTEGER), new NullCheck(B, false)))))
+                    new Comparison(ComparisonOperator.LESS_THAN, A, B, SqlTypeName.INTEGER), new NullCheck(B, false)))))
                     .containsExactly("2:s1", "5:s4");
             // a >= 1 AND a IS NOT NULL: every non-null a.
             assertThat(kept(allocator, batch, new Junction(true, List.of(
-                    new Comparison(Comparator.GE, A, new Constant(1L, SqlTypeName.INTEGER), SqlTypeName.INTEGER),
+                    new Comparison(ComparisonOperator.GREATER_OR_EQUAL, A, new Constant(1L, SqlTypeName.INTEGER), SqlTypeName.INTEGER),
                     new NullCheck(A, true))))).containsExactly("1:s0", "2:s1", "4:s3", "5:s4");
             // A string column is null or not, though nothing computes with strings.
             assertThat(kept(allocator, batch, new Junction(false, List.of(
                     new NullCheck(new Column(2, SqlTypeName.VARCHAR), false),
-                    new Comparison(Comparator.GT, A, new Constant(4L, SqlTypeName.INTEGER), SqlTypeName.INTEGER)))))
+                    new Comparison(ComparisonOperator.GREATER_THAN, A, new Constant(4L, SqlTypeName.INTEGER), SqlTypeName.INTEGER)))))
                     .containsExactly("null:null", "5:s4");
             assertThat(allocator.getAllocatedMemory()).as("copies freed").isEqualTo(batchBytes);
         }

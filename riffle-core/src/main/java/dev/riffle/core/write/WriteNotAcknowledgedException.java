@@ -1,11 +1,13 @@
-package dev.riffle.server.write;
+package dev.riffle.core.write;
 
 /**
- * Fluss did not acknowledge every row of a {@link WriteBatch}: some rows were rejected, or no
- * answer came in time. Fluss has no rollback, so the message says what is known: how many rows
+ * Fluss did not acknowledge every row of a write ({@link Acknowledgements#await}): some rows were
+ * rejected, or no answer came in time. Fluss has no rollback, so the message says what is known: how many rows
  * Fluss acknowledged (written) and how many may or may not be written.
  */
 public final class WriteNotAcknowledgedException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     private final long acknowledged;
     private final long uncertain;
 
