@@ -158,8 +158,8 @@ public final class TableWrite {
     }
 
     /**
-     * Appends the rows of a log table's Arrow {@code batches}, field {@code i} of each holding
-     * column {@code layout[i]} in the column's own Arrow type ({@link ArrowWriteLayout#of}): as
+     * Appends the rows of a log table's Arrow {@code batches}, column {@code c} held by field
+     * {@code layout[c]} of each in the column's own Arrow type ({@link ArrowWriteLayout#of}): as
      * Riffle-made log batches when the appender takes the table, else row by row through a view of
      * the vectors. The batches stay the caller's; they may be closed once this returns.
      */

@@ -71,8 +71,8 @@ class TableWriteIT {
             TableInfo info = handles.info(path);
             assertThat(ArrowLogAppender.takes(info)).isEqualTo(!bucketKey);
             TableWrite write = handles.write(info).timeout(TIMEOUT).open();
-            // The batches hold (amount, id, name): the layout puts each field in its column.
-            int[] layout = {2, 0, 1};
+            // The batches hold (amount, id, name): the layout names each column's field.
+            int[] layout = {1, 2, 0};
             try (VectorSchemaRoot first = batch(1, 2, 3); VectorSchemaRoot second = batch(4, 5)) {
                 write.batches(List.of(first, second), layout);
             }
@@ -95,12 +95,14 @@ class TableWriteIT {
             upserts.rows(List.of(TestTables.event(1), TestTables.event(2), TestTables.event(3)));
             assertThat(upserts.acknowledgements().await(TIMEOUT, "rows written to " + path)).isEqualTo(3);
 
-            // Only id and amount: id 1's name stays as it was.
+            // Only id and amount: id 1's name stays as it was. (Fluss 0.9.1's client refuses a
+            // record whose target columns differ from those of the bucket's open batch, so the
+            // partial update is acknowledged before the delete is sent.)
             TableWrite partial = handles.write(info).columns(List.of("id", "amount")).open();
             partial.row(GenericRow.of(1, null, 99L));
+            assertThat(partial.acknowledgements().await(TIMEOUT, "rows written to " + path)).isEqualTo(1);
             TableWrite delete = handles.write(info).delete().open();
             delete.row(GenericRow.of(2, null, null));
-            assertThat(partial.acknowledgements().await(TIMEOUT, "rows written to " + path)).isEqualTo(1);
             assertThat(delete.acknowledgements().await(TIMEOUT, "rows deleted from " + path)).isEqualTo(1);
 
             assertThat(rows(riffle, path)).containsExactly("1 name-1 99", "3 name-3 30");
@@ -122,7 +124,7 @@ class TableWriteIT {
                     .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("written in part");
             TableWrite upsert = handles.write(handles.info(pk)).open();
             try (VectorSchemaRoot batch = batch(1)) {
-                assertThatThrownBy(() -> upsert.batches(List.of(batch), new int[] {2, 0, 1}))
+                assertThatThrownBy(() -> upsert.batches(List.of(batch), new int[] {1, 2, 0}))
                         .isInstanceOf(UnsupportedTableException.class).hasMessageContaining("takes rows");
             }
             assertThat(upsert.acknowledgements().count()).isZero();
