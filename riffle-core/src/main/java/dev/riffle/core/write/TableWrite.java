@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.function.Supplier;
 import org.apache.arrow.vector.VectorSchemaRoot;
 import org.apache.fluss.client.table.Table;
@@ -16,6 +17,7 @@ import org.apache.fluss.client.table.writer.AppendWriter;
 import org.apache.fluss.client.table.writer.TableWriter;
 import org.apache.fluss.client.table.writer.Upsert;
 import org.apache.fluss.client.table.writer.UpsertWriter;
+import org.apache.fluss.exception.FlussRuntimeException;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.row.InternalRow;
 
@@ -141,12 +143,39 @@ public final class TableWrite {
     /** Hands {@code row} to Fluss's writer (written, deleted or written in part, as the write is). */
     public void row(InternalRow row) {
         requireNonNull(row, "row is null");
+        CompletableFuture<?> acknowledgement;
+        try {
+            acknowledgement = send(row);
+        } catch (FlussRuntimeException e) {
+            if (!mixedTargetColumns(e)) {
+                throw e;
+            }
+            // Fluss 0.9.1's client refuses a record whose target columns (a partial update's, or
+            // none) differ from those of its bucket's open batch, instead of starting a batch of
+            // its own: another write to the table, sharing the connection, left that batch open.
+            // Once the open batches are sent, the record starts one.
+            writer.flush();
+            acknowledgement = send(row);
+        }
+        acknowledgements.add(acknowledgement);
+    }
+
+    private CompletableFuture<?> send(InternalRow row) {
         TableWriter fluss = writer();
         if (fluss instanceof UpsertWriter upsert) {
-            acknowledgements.add(delete ? upsert.delete(row) : upsert.upsert(row));
-        } else {
-            acknowledgements.add(((AppendWriter) fluss).append(row));
+            return delete ? upsert.delete(row) : upsert.upsert(row);
         }
+        return ((AppendWriter) fluss).append(row);
+    }
+
+    private static boolean mixedTargetColumns(Throwable failure) {
+        for (Throwable cause = failure; cause != null && cause != cause.getCause(); cause = cause.getCause()) {
+            if (cause instanceof IllegalStateException && cause.getMessage() != null
+                    && cause.getMessage().contains("target columns")) {
+                return true;
+            }
+        }
+        return false;
     }
 
     /** Hands every row of {@code rows} over, as {@link #row} does. */
