@@ -7,9 +7,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.gateway.http.Json;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.JsonValueSink;
+import dev.riffle.gateway.http.Json;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.io.IOException;

@@ -1,6 +1,7 @@
 package dev.riffle.pgwire;
 
 import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.core.write.WriteNotAcknowledgedException;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.ProtocolException;
 import dev.riffle.pgwire.session.PgException;
@@ -8,7 +9,6 @@ import dev.riffle.pgwire.types.InvalidParameterException;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.Failures;
 import dev.riffle.server.failure.SqlFailures;
-import dev.riffle.core.write.WriteNotAcknowledgedException;
 import java.util.Optional;
 import java.util.regex.Pattern;
 

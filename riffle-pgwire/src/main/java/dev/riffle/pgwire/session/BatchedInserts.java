@@ -2,10 +2,10 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.core.write.WriteNotAcknowledgedException;
 import dev.riffle.pgwire.sql.InsertRowDecoder;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.write.WriteBatch;
-import dev.riffle.core.write.WriteNotAcknowledgedException;
 import dev.riffle.sql.dialect.PublicSchema;
 import dev.riffle.sql.engine.InsertValues;
 import java.util.List;
