@@ -29,7 +29,7 @@ import java.util.function.BiConsumer;
  * for (GenericRow row : rows) {
  *     acks.add(writer.append(row));
  * }
- * long written = acks.await(Duration.ofSeconds(30), "the rows of shop.orders");
+ * long written = acks.await(Duration.ofSeconds(30), "rows written to shop.orders");
  * }</pre>
  */
 public final class Acknowledgements {
