@@ -126,17 +126,24 @@ public final class Riffle implements AutoCloseable {
      * @throws TableNotFoundException when the table does not exist, naming the tables that do
      */
     public RiffleTable table(TablePath path) {
+        return table(findTable(path).orElseThrow(() -> notFound(path, null)));
+    }
+
+    /**
+     * The metadata of the table at {@code path} as the cluster gives it now, or empty when there is
+     * no such table (without listing what exists, as {@link #table(TablePath)} does).
+     */
+    public Optional<TableInfo> findTable(TablePath path) {
         requireNonNull(path, "path is null");
         try {
-            TableInfo info = admin().getTableInfo(path).get(60, TimeUnit.SECONDS);
-            return new RiffleTable(connection, info, allocator, this::lake);
+            return Optional.of(admin().getTableInfo(path).get(60, TimeUnit.SECONDS));
         } catch (InterruptedException e) {
             Thread.currentThread().interrupt();
             throw new IllegalStateException("Interrupted while looking up " + path, e);
         } catch (Exception e) {
             Throwable cause = e.getCause() == null ? e : e.getCause();
             if (cause instanceof TableNotExistException) {
-                throw notFound(path, cause);
+                return Optional.empty();
             }
             throw new IllegalStateException("Cannot look up table " + path + ": " + cause.getMessage(), cause);
         }

@@ -25,7 +25,7 @@ import org.apache.fluss.metadata.TablePath;
  * Thread-safe.
  *
  * <pre>{@code
- * CompletableFuture<LookupResult> row = pool.with(table, List.of(), lookuper -> lookuper.lookup(key));
+ * CompletableFuture<List<List<InternalRow>>> rows = new KeyLookup(pool, table, List.of()).send(List.of(key));
  * }</pre>
  */
 public final class LookuperPool {
@@ -42,9 +42,9 @@ public final class LookuperPool {
     /**
      * Runs {@code use} with a lookuper of {@code table}, by primary key ({@code lookupColumns} empty)
      * or by that prefix of it, that no other thread uses meanwhile. {@code use} must only send
-     * lookups, not wait for their answers.
+     * lookups, not wait for their answers. Callers outside this package send through {@link KeyLookup}.
      */
-    public <T> T with(Table table, List<String> lookupColumns, Function<Lookuper, T> use) {
+    <T> T with(Table table, List<String> lookupColumns, Function<Lookuper, T> use) {
         requireNonNull(table, "table is null");
         requireNonNull(use, "use is null");
         TableInfo info = table.getTableInfo();

@@ -3,6 +3,7 @@ package dev.riffle.core.tables;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.kv.KeyLookup;
 import dev.riffle.core.kv.LookuperPool;
 import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.rpc.RetryingTables;
@@ -15,8 +16,6 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.concurrent.atomic.AtomicReference;
-import java.util.function.Function;
-import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
@@ -35,7 +34,7 @@ import org.slf4j.LoggerFactory;
  *
  * <pre>{@code
  * TableInfo info = handles.info(path);
- * CompletableFuture<LookupResult> row = handles.withLookuper(info, List.of(), lookuper -> lookuper.lookup(key));
+ * CompletableFuture<List<List<InternalRow>>> rows = handles.lookup(info).send(List.of(key));
  * }</pre>
  *
  * <p>Lookupers: a Fluss {@link Lookuper} reuses its key encoder, so one must not be used by two
@@ -51,6 +50,7 @@ import org.slf4j.LoggerFactory;
 public final class TableHandles implements AutoCloseable {
     private final AtomicLong tablesOpened = new AtomicLong();
     private final AtomicLong tablesClosed = new AtomicLong();
+    private final AtomicLong catalogVersion = new AtomicLong();
     private static final Logger LOG = LoggerFactory.getLogger(TableHandles.class);
 
     /** How long a table's metadata is trusted before it is asked for again. */
@@ -107,12 +107,7 @@ public final class TableHandles implements AutoCloseable {
      * @throws dev.riffle.core.exception.TableNotFoundException naming the tables that exist
      */
     public TableInfo info(TablePath path) {
-        Known known = infos.get(path);
-        long now = System.nanoTime();
-        if (known != null && now - known.atNanos() < METADATA_TTL_NANOS) {
-            return known.info();
-        }
-        return freshInfo(path);
+        return findRecent(path).orElseThrow(() -> riffle.notFound(path, null));
     }
 
     /**
@@ -122,10 +117,36 @@ public final class TableHandles implements AutoCloseable {
      * @throws dev.riffle.core.exception.TableNotFoundException naming the tables that exist
      */
     public TableInfo freshInfo(TablePath path) {
+        return find(path).orElseThrow(() -> riffle.notFound(path, null));
+    }
+
+    /**
+     * The table's metadata asked of the cluster now (and kept for {@link #info}), or empty when it
+     * does not exist: what a statement is planned against.
+     */
+    public Optional<TableInfo> find(TablePath path) {
+        requireNonNull(path, "path is null");
         long now = System.nanoTime();
-        TableInfo info = riffle.table(path).info();
-        infos.put(path, new Known(info, now));
+        Optional<TableInfo> info = riffle.findTable(path);
+        Known before = info.isPresent() ? infos.put(path, new Known(info.get(), now)) : infos.remove(path);
+        if (before != null && (info.isEmpty() || !sameVersion(before.info(), info.get()))) {
+            // dropped, created again or altered elsewhere: what is derived from the catalog is made anew
+            catalogVersion.incrementAndGet();
+        }
         return info;
+    }
+
+    /**
+     * As {@link #info}, empty when the table does not exist: metadata at most a second old, for a
+     * caller checking that what it kept (a prepared statement's plan) still matches the table. A
+     * missing table is asked for each time, so that one created elsewhere is seen at once.
+     */
+    public Optional<TableInfo> findRecent(TablePath path) {
+        Known known = infos.get(path);
+        if (known != null && System.nanoTime() - known.atNanos() < METADATA_TTL_NANOS) {
+            return Optional.of(known.info());
+        }
+        return find(path);
     }
 
     /**
@@ -141,6 +162,25 @@ public final class TableHandles implements AutoCloseable {
         return Optional.of(known.info());
     }
 
+    /** Whether two descriptions are of one table version: not dropped, created again or altered between them. */
+    public static boolean sameVersion(TableInfo one, TableInfo other) {
+        return Key.of(one).equals(Key.of(other));
+    }
+
+    /**
+     * How many times this session saw its catalog change: a table dropped, created again or altered
+     * (through it, or noticed in fresh metadata), or {@link #catalogChanged} called. What is derived
+     * from the whole catalog (PostgreSQL's system catalogs) is made anew when it moved.
+     */
+    public long catalogVersion() {
+        return catalogVersion.get();
+    }
+
+    /** Notes a change of the catalog that no table path names (a database created or dropped). */
+    public void catalogChanged() {
+        catalogVersion.incrementAndGet();
+    }
+
     /** Whether {@code info}'s table version has its handle open (asking for it would open nothing). */
     public boolean hasOpen(TableInfo info) {
         return open.containsKey(Key.of(info));
@@ -153,6 +193,7 @@ public final class TableHandles implements AutoCloseable {
      */
     public void forget(TablePath path) {
         requireNonNull(path, "path is null");
+        catalogVersion.incrementAndGet();
         infos.remove(path);
         lookupers.forget(path);
         open.entrySet().removeIf(entry -> {
@@ -236,13 +277,16 @@ public final class TableHandles implements AutoCloseable {
     }
 
     /**
-     * Runs {@code use} with a lookuper of {@code info}'s table, by primary key ({@code lookupColumns}
-     * empty) or by that prefix of it, that no other thread uses meanwhile. {@code use} must only
-     * send lookups (which encode their keys before returning), not wait for their answers.
+     * Key lookups in {@code info}'s table version through its open handle and the session's
+     * lookupers (by the whole primary key; {@link KeyLookup#byPrefix} for a prefix).
+     *
+     * <pre>{@code
+     * CompletableFuture<List<List<InternalRow>>> rows = handles.lookup(info).send(List.of(key));
+     * }</pre>
      */
-    public <T> T withLookuper(TableInfo info, List<String> lookupColumns, Function<Lookuper, T> use) {
+    public KeyLookup lookup(TableInfo info) {
         checkOpen();
-        return lookupers.with(table(info), lookupColumns, use);
+        return new KeyLookup(lookupers, table(info), List.of());
     }
 
     /** How many table handles were ever opened. */

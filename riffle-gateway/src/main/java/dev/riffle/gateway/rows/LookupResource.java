@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.core.kv.KeyLookup;
 import dev.riffle.core.values.FlussValueReader;
 import dev.riffle.core.values.JsonValueSink;
 import dev.riffle.gateway.Paths;
@@ -35,8 +36,6 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
 import org.apache.arrow.vector.VectorSchemaRoot;
-import org.apache.fluss.client.lookup.LookupResult;
-import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 import org.apache.fluss.row.GenericRow;
@@ -146,16 +145,16 @@ public final class LookupResource {
             key.put(param.getKey(), param.getValue().get(0));
         }
         GenericRow keyRow = shape.key().fromText(key);
-        CompletableFuture<LookupResult> result = request.session().handles().withLookuper(table, List.of(),
-                lookuper -> lookuper.lookup(keyRow));
+        CompletableFuture<List<List<InternalRow>>> result = request.session().handles().lookup(table)
+                .send(List.of(keyRow));
         return new PendingRow(table, shape, request.within(result, "The lookup in " + table.getTablePath())
                 .thenApply(found -> {
-                    InternalRow row = found.getSingletonRow();
-                    if (row == null) {
+                    List<InternalRow> rows = found.get(0);
+                    if (rows.isEmpty()) {
                         throw ApiException.notFound("row_not_found", "No row of " + table.getTablePath() + " has key "
                                 + Json.MAPPER.valueToTree(key));
                     }
-                    return row;
+                    return rows.get(0);
                 }));
     }
 
@@ -270,23 +269,9 @@ public final class LookupResource {
     /** The rows found for each key, in key order. */
     private static List<List<InternalRow>> lookup(RequestContext request, TableInfo table, List<GenericRow> keys,
             List<String> prefixColumns) {
-        // Every key is sent before any answer is awaited: one burst of pipelined lookups.
-        List<CompletableFuture<LookupResult>> pending = request.session().handles().withLookuper(table, prefixColumns,
-                lookuper -> {
-                    List<CompletableFuture<LookupResult>> sent = new ArrayList<>(keys.size());
-                    for (GenericRow key : keys) {
-                        sent.add(lookuper.lookup(key));
-                    }
-                    return sent;
-                });
-        request.await(CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)),
+        KeyLookup lookup = request.session().handles().lookup(table);
+        return request.await((prefixColumns.isEmpty() ? lookup : lookup.byPrefix(prefixColumns)).send(keys),
                 keys.size() + " lookups in " + table.getTablePath());
-        List<List<InternalRow>> results = new ArrayList<>(keys.size());
-        for (CompletableFuture<LookupResult> result : pending) {
-            List<InternalRow> rows = result.join().getRowList();
-            results.add(rows == null ? List.of() : rows);
-        }
-        return results;
     }
 
     private static void render(Context ctx, RequestContext request, MediaTypes.Format format, TableInfo table,

@@ -3,6 +3,7 @@ package dev.riffle.sql.exec;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
+import dev.riffle.core.kv.KeyLookup;
 import dev.riffle.core.kv.LookupsInFlight;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.tables.TableHandles;
@@ -11,14 +12,11 @@ import dev.riffle.sql.statement.StatementLimits;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.fluss.client.admin.Admin;
-import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.client.table.Table;
 import org.apache.fluss.config.Configuration;
-import org.apache.fluss.exception.TableNotExistException;
 import org.apache.fluss.metadata.TableInfo;
 import org.apache.fluss.metadata.TablePath;
 
@@ -39,15 +37,10 @@ public final class FlussSession implements AutoCloseable {
 
     private final Riffle riffle;
     private final StatementLimits limits;
-    private static final long RECENT_NANOS = java.util.concurrent.TimeUnit.SECONDS.toNanos(1);
 
     /** The table handles and lookupers: the server session's own when it gave them, else this session's. */
     private final TableHandles handles;
     private final boolean ownsHandles;
-    private final Map<TablePath, Recent> recent = new ConcurrentHashMap<>();
-
-    private record Recent(Optional<TableInfo> info, long atNanos) {}
-    private final java.util.concurrent.atomic.AtomicLong catalogVersion = new java.util.concurrent.atomic.AtomicLong();
     /** Counts {@link #read} calls ({@link #readsRequested}). */
     private final java.util.concurrent.atomic.LongAdder readsRequested = new java.util.concurrent.atomic.LongAdder();
 
@@ -121,51 +114,30 @@ public final class FlussSession implements AutoCloseable {
         return await(admin().listTables(database), "list the tables of database " + database);
     }
 
-    /** The table's metadata, or empty when it does not exist. */
+    /**
+     * The table's metadata as the cluster gives it now, or empty when it does not exist: what a
+     * statement is planned against. It is kept in the session's {@link TableHandles}, the one
+     * cache of table versions that the session's requests and statements share.
+     */
     public Optional<TableInfo> tableInfo(TablePath path) {
-        try {
-            return Optional.of(admin().getTableInfo(path).get(TIMEOUT_SECONDS, TimeUnit.SECONDS));
-        } catch (ExecutionException e) {
-            if (e.getCause() instanceof TableNotExistException) {
-                return Optional.empty();
-            }
-            throw new IllegalStateException("Cannot look up table " + path + ": " + e.getCause().getMessage(), e.getCause());
-        } catch (Exception e) {
-            throw failure("look up table " + path, e);
-        }
+        return handles.find(path);
     }
 
     /**
-     * The table's metadata as the cluster gave it at most {@link #RECENT_NANOS} ago: what a
-     * statement kept for reuse is checked against before it runs again (one metadata round trip
-     * per table per second, not per execution).
+     * The table's metadata at most a second old ({@link TableHandles#findRecent}): what a statement
+     * kept for reuse is checked against before it runs again (one metadata round trip per table
+     * per second, not per execution).
      */
     public Optional<TableInfo> recentTableInfo(TablePath path) {
-        Recent known = recent.get(path);
-        long now = System.nanoTime();
-        if (known != null && now - known.atNanos() < RECENT_NANOS) {
-            return known.info();
-        }
-        Optional<TableInfo> info = tableInfo(path);
-        recent.put(path, new Recent(info, now));
-        return info;
+        return handles.findRecent(path);
     }
 
     /**
-     * {@code path}'s metadata as {@link #recentTableInfo} knows it, without asking the cluster:
-     * empty when it was not checked within the last second (or was found missing).
+     * {@code path}'s metadata when the session would answer it without asking the cluster (known
+     * within the last second, its handle open: {@link TableHandles#recentInfo}).
      */
     public Optional<TableInfo> knownTableInfo(TablePath path) {
-        Recent known = recent.get(path);
-        if (known == null || System.nanoTime() - known.atNanos() >= RECENT_NANOS) {
-            return Optional.empty();
-        }
-        return known.info();
-    }
-
-    /** Whether {@link #table} has {@code info}'s table open already (it would open nothing now). */
-    public boolean hasOpen(TableInfo info) {
-        return handles.hasOpen(info);
+        return handles.recentInfo(path);
     }
 
     /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */
@@ -192,56 +164,34 @@ public final class FlussSession implements AutoCloseable {
      * table was created anew or altered since (a handle writes rows in the schema it was opened with).
      */
     public Table table(TableInfo info) {
-        noteVersion(info);
         return handles.table(info);
     }
 
     /** A write to {@code info}'s table version through the session's handles ({@link TableHandles#write}). */
     public TableWrite.Builder write(TableInfo info) {
-        noteVersion(info);
         return handles.write(info);
     }
 
-    /** Before a handle of {@code info}'s version is opened: a table altered or created again elsewhere is planned anew. */
-    private void noteVersion(TableInfo info) {
-        if (!handles.hasOpen(info)) {
-            Recent known = recent.get(info.getTablePath());
-            if (known != null && known.info().isPresent() && !PreparedTables.sameVersion(known.info().get(), info)) {
-                // altered or created again elsewhere: what is derived from the catalog is made anew
-                recent.remove(info.getTablePath());
-                catalogChanged();
-            }
-        }
+    /** Key lookups in {@code info}'s table version, through the session's lookupers ({@link TableHandles#lookup}). */
+    public KeyLookup lookup(TableInfo info) {
+        return handles.lookup(info);
     }
 
     /**
-     * Runs {@code use} with a lookuper for the primary key ({@code lookupColumns} empty) or a prefix
-     * of it that no other thread uses meanwhile ({@link LookuperPool}): connections of a pool share
-     * this session. {@code use} must only send lookups, not wait for their answers.
-     */
-    public <T> T withLookuper(TableInfo info, List<String> lookupColumns,
-            java.util.function.Function<Lookuper, T> use) {
-        table(info);
-        return handles.withLookuper(info, lookupColumns, use);
-    }
-
-    /**
-     * How many times this session's catalog changed through it (DDL): what is derived from the
-     * catalog (PostgreSQL's system catalogs) is made anew when it moved.
+     * How many times this session saw its catalog change ({@link TableHandles#catalogVersion}):
+     * what is derived from the catalog (PostgreSQL's system catalogs) is made anew when it moved.
      */
     public long catalogVersion() {
-        return catalogVersion.get();
+        return handles.catalogVersion();
     }
 
     /** Notes that DDL through this session changed the catalog. */
     public void catalogChanged() {
-        catalogVersion.incrementAndGet();
+        handles.catalogChanged();
     }
 
-    /** Forgets cached handles of a table (after DROP TABLE, or when its id changed). */
+    /** Forgets cached metadata and handles of a table (after DROP TABLE, or when its id changed). */
     public void forget(TablePath path) {
-        catalogChanged();
-        recent.remove(path);
         handles.forget(path);
     }
 

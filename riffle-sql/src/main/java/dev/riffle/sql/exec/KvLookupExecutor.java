@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.kv.KeyLookup;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.plan.ReadPlan;
 import java.util.List;
@@ -7,15 +8,13 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
 import org.apache.calcite.DataContext;
-import org.apache.fluss.client.lookup.Lookuper;
 import org.apache.fluss.predicate.Predicate;
 import org.apache.fluss.row.InternalRow;
 
 /**
  * What the two KV-store paths share: the rows their keys find, whole, answered as Calcite rows or
  * as Arrow batches in the plan's columns, through one of the session's lookupers for the plan's
- * lookup columns, which serves this thread alone while the keys are sent (a pool's connections
- * share the session).
+ * lookup columns ({@link KeyLookup}: a pool's connections share the session's lookupers).
  */
 abstract class KvLookupExecutor implements ScanExecutor.PathExecutor {
     final FlussSession session;
@@ -75,8 +74,9 @@ abstract class KvLookupExecutor implements ScanExecutor.PathExecutor {
         return found.stream().filter(row -> condition.test(conditions.testable(row))).toList();
     }
 
-    /** Runs {@code send} with a lookuper of the plan's table no other thread uses meanwhile; it must only send lookups. */
-    <T> T withLookuper(java.util.function.Function<Lookuper, T> send) {
-        return session.withLookuper(plan.table(), lookupColumns, send);
+    /** The lookups of the plan's table, by its primary key or the plan's prefix of it. */
+    KeyLookup lookups() {
+        KeyLookup lookup = session.lookup(plan.table());
+        return lookupColumns.isEmpty() ? lookup : lookup.byPrefix(lookupColumns);
     }
 }

@@ -5,7 +5,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.calcite.DataContext;
-import org.apache.fluss.client.lookup.LookupResult;
 import org.apache.fluss.row.InternalRow;
 
 /**
@@ -22,21 +21,11 @@ final class LookupExecutor extends KvLookupExecutor {
 
     @Override
     CompletableFuture<List<InternalRow>> find(DataContext context) {
-        List<CompletableFuture<LookupResult>> pending = withLookuper(keys -> {
-            List<CompletableFuture<LookupResult>> sent = new ArrayList<>();
-            for (List<ReadPlan.KeyValue> key : lookup.keys()) {
-                Bindings.keyRow(plan.table().getRowType(), lookup.keyColumns(), key, context)
-                        .ifPresent(row -> sent.add(keys.lookup(row)));
-            }
-            return sent;
-        });
-        return CompletableFuture.allOf(pending.toArray(CompletableFuture[]::new)).thenApply(all -> {
-            List<InternalRow> found = new ArrayList<>();
-            for (CompletableFuture<LookupResult> result : pending) {
-                found.addAll(result.join().getRowList());
-            }
-            return found;
-        });
+        List<InternalRow> keys = new ArrayList<>(lookup.keys().size());
+        for (List<ReadPlan.KeyValue> key : lookup.keys()) {
+            Bindings.keyRow(plan.table().getRowType(), lookup.keyColumns(), key, context).ifPresent(keys::add);
+        }
+        return keys.isEmpty() ? CompletableFuture.completedFuture(List.of()) : lookups().sendAll(keys);
     }
 
     @Override

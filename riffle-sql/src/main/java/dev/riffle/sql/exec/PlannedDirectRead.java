@@ -11,6 +11,7 @@ import dev.riffle.core.read.ReadPath;
 import dev.riffle.core.read.StoppingOffsets;
 import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.tables.TableHandles;
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.core.values.FlussValueReader;
 import dev.riffle.sql.plan.ReadPlan;
@@ -116,8 +117,8 @@ public final class PlannedDirectRead implements DirectRead {
     @Override
     public boolean answersWithoutAsking() {
         TableInfo planned = plan.table();
-        return !planned.isPartitioned() && session.hasOpen(planned) && session.knownTableInfo(planned.getTablePath())
-                .filter(now -> PreparedTables.sameVersion(planned, now)).isPresent();
+        return !planned.isPartitioned() && session.knownTableInfo(planned.getTablePath())
+                .filter(now -> TableHandles.sameVersion(planned, now)).isPresent();
     }
 
     @Override

@@ -24,7 +24,7 @@ final class PrefixLookupExecutor extends KvLookupExecutor {
         if (key.isEmpty()) {
             return CompletableFuture.completedFuture(List.of());
         }
-        return withLookuper(prefix -> prefix.lookup(key.get())).thenApply(result -> result.getRowList());
+        return lookups().sendAll(List.of(key.get()));
     }
 
     @Override

@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.tables.TableHandles;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -45,11 +46,6 @@ public final class PreparedTables {
      */
     static boolean changed(TableInfo planned, FlussSession session) {
         Optional<TableInfo> now = session.recentTableInfo(planned.getTablePath());
-        return now.isEmpty() || !sameVersion(planned, now.get());
-    }
-
-    /** Whether two descriptions are of the same table in the same schema (not dropped, created again or altered between). */
-    static boolean sameVersion(TableInfo one, TableInfo other) {
-        return one.getTableId() == other.getTableId() && one.getSchemaId() == other.getSchemaId();
+        return now.isEmpty() || !TableHandles.sameVersion(planned, now.get());
     }
 }
