@@ -58,13 +58,15 @@ import org.apache.fluss.utils.TimeUtils;
  *       ({@code client.lookup.batch-timeout} 1 ms on both sides by default, 32 concurrent callers): target at least 0.8x
  *       (issue 17's P3; issue 6 asked for 0.5x); then the same lookups as {@code POST /v1/sql} with a
  *       {@code ?} parameter, in rounds of the same size alternating with {@code Lookuper} rounds of
- *       their own: target at least 0.5x;
+ *       their own: target at least 0.5x; then the GETs again on the same connections, which now
+ *       carried a POST, so Jetty's HTTP/1.1 connection serves them rather than the direct answers;
  *   <li>ingest through {@code POST .../rows} with Arrow batches of 10,000 rows
  * ({@code -Dbench.arrowBatch=N} for another size) and JSON-array and NDJSON batches of 1,000 rows
  * against the Java {@code AppendWriter}: rows/s, target at least 0.8x for Arrow (issue 17's P4) and
  * 0.4x for JSON and NDJSON (issue 43).
  * </ol>
- * With 0 lookups ({@code -Dbench.args="0 5000000"}) only the ingest part runs.
+ * With 0 lookups ({@code -Dbench.args="0 5000000"}) only the ingest part runs; with 0 rows
+ * ({@code "250000 0"}) only the lookups.
  *
  * <pre>
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=HttpBenchmark -Dbench.args="250000 5000000"
@@ -153,7 +155,9 @@ public final class HttpBenchmark {
                     if (lookups > 0) { // 0 measures ingest alone
                         lookups(connection, gateway, http, lookups);
                     }
-                    ingest(connection, gateway, http, ingestRows);
+                    if (ingestRows > 0) { // 0 measures lookups alone
+                        ingest(connection, gateway, http, ingestRows);
+                    }
                 } finally {
                     http.close();
                 }
@@ -263,6 +267,9 @@ public final class HttpBenchmark {
                 Alternated overPost = alternate(callers, java, overSql, round);
                 double[] javaSqlRates = overPost.baseline();
                 double[] sqlRates = overPost.http();
+                // The GETs again, now on connections that carried a POST: Jetty's HTTP/1.1 connection serves
+                // those (a connection leaves the direct answers at its first request they do not take).
+                Alternated overJetty = alternate(callers, java, rest, round);
                 double javaRate = median(javaRates);
                 double restRate = median(restRates);
                 double javaSqlRate = median(javaSqlRates);
@@ -278,6 +285,12 @@ public final class HttpBenchmark {
                         rates(javaSqlRates));
                 System.out.printf(Locale.ROOT, "  HTTP POST /v1/sql WHERE id = ?         %,10.0f lookups/s   ratio %.2fx   (target >= 0.5x)"
                         + "   rounds %s%n", sqlRate, sqlRate / javaSqlRate, rates(sqlRates));
+                double javaJettyRate = median(overJetty.baseline());
+                double jettyRate = median(overJetty.http());
+                System.out.printf(Locale.ROOT, "  Java Lookuper, rounds beside the next   %,10.0f lookups/s   rounds %s%n",
+                        javaJettyRate, rates(overJetty.baseline()));
+                System.out.printf(Locale.ROOT, "  HTTP GET /rows/{key}, Jetty's connection %,8.0f lookups/s   ratio %.2fx"
+                        + "   rounds %s%n", jettyRate, jettyRate / javaJettyRate, rates(overJetty.http()));
             } finally {
                 callers.shutdownNow();
             }

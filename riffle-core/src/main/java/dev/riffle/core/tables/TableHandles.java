@@ -162,6 +162,17 @@ public final class TableHandles implements AutoCloseable {
         return Optional.of(known.info());
     }
 
+    /**
+     * {@code path}'s metadata when a key lookup in it can be sent without waiting for anything but
+     * room in the lookup queue ({@link LookupsInFlight#tryReserve}): known within the last second,
+     * its handle open ({@link #recentInfo}), and the table not partitioned (a partition's metadata
+     * may be fetched on the sending thread). The one rule of every surface's lookups taken on a
+     * thread that must not wait (the gateway's selector, a SQL point query answered there).
+     */
+    public Optional<TableInfo> readyForLookup(TablePath path) {
+        return recentInfo(path).filter(info -> !info.isPartitioned());
+    }
+
     /** Whether two descriptions are of one table version: not dropped, created again or altered between them. */
     public static boolean sameVersion(TableInfo one, TableInfo other) {
         return Key.of(one).equals(Key.of(other));

@@ -112,16 +112,6 @@ public final class LookupResource {
     }
 
     /**
-     * {@code path}'s metadata when a lookup in it can be sent without asking the cluster anything
-     * first (for a selector thread): known within the last second, its handle open, and the table
-     * not partitioned (a partition's metadata may be fetched on the calling thread). The lookup must
-     * also find room in Fluss's lookup queue ({@link dev.riffle.core.kv.LookupsInFlight#tryReserve}).
-     */
-    static Optional<TableInfo> recentTable(RequestContext request, TablePath path) {
-        return request.session().handles().recentInfo(path).filter(info -> !info.isPartitioned());
-    }
-
-    /**
      * Starts the lookup of the row whose first primary-key column is {@code first} and whose other
      * key columns (and partition keys) are {@code others}, all as text. Bad keys fail here; the
      * lookup itself completes without holding the calling thread, so that a server thread is not

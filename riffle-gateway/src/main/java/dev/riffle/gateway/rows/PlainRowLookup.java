@@ -89,7 +89,7 @@ public final class PlainRowLookup implements DirectRoute {
         Optional<LookupsInFlight.Reservation> room = Optional.empty();
         if (!mayWait) {
             try {
-                known = LookupResource.recentTable(context, address.table());
+                known = context.session().handles().readyForLookup(address.table());
                 room = known.isPresent() ? context.session().handles().lookupsInFlight().tryReserve(1)
                         : Optional.empty();
             } catch (RuntimeException e) {

@@ -132,12 +132,9 @@ public final class FlussSession implements AutoCloseable {
         return handles.findRecent(path);
     }
 
-    /**
-     * {@code path}'s metadata when the session would answer it without asking the cluster (known
-     * within the last second, its handle open: {@link TableHandles#recentInfo}).
-     */
-    public Optional<TableInfo> knownTableInfo(TablePath path) {
-        return handles.recentInfo(path);
+    /** {@code path}'s metadata when a key lookup in it can be sent without waiting ({@link TableHandles#readyForLookup}). */
+    public Optional<TableInfo> readyForLookup(TablePath path) {
+        return handles.readyForLookup(path);
     }
 
     /** A read of {@code table} through Riffle's read façade, on this session's connection and lake. */

@@ -117,7 +117,7 @@ public final class PlannedDirectRead implements DirectRead {
     @Override
     public boolean answersWithoutAsking() {
         TableInfo planned = plan.table();
-        return !planned.isPartitioned() && session.knownTableInfo(planned.getTablePath())
+        return session.readyForLookup(planned.getTablePath())
                 .filter(now -> TableHandles.sameVersion(planned, now)).isPresent();
     }
 
