@@ -26,12 +26,15 @@ import org.junit.jupiter.params.provider.ValueSource;
 
 /**
  * The packages of riffle-core, riffle-lake and riffle-sql depend one way: no two packages of a
- * module reach each other, however indirectly. Read from the compiled classes with {@code jdeps},
+ * module reach each other, however indirectly, and Fluss's RPC classes are used in one package.
+ * Read from the compiled classes with {@code jdeps},
  * so a reference in code counts and one in a comment does not. When it fails,
  * {@code jdeps -verbose:class -filter:none MODULE/target/classes} names the classes behind each
  * edge of the cycle.
  */
 class PackageLayeringTest {
+    private static final Pattern RPC_USE = Pattern.compile("^\\s+(dev\\.riffle\\.\\S+)\\s+->\\s+org\\.apache\\.fluss\\.rpc\\.");
+    private static final String TIERING_RPC = "dev.riffle.lake.tiering.TieringCoordinatorClient";
     private static final Pattern EDGE = Pattern.compile("^\\s+(dev\\.riffle\\.\\S+)\\s+->\\s+(dev\\.riffle\\.\\S+)\\s");
 
     @ParameterizedTest
@@ -49,21 +52,42 @@ class PackageLayeringTest {
                 .isEmpty();
     }
 
+    /**
+     * Fluss's RPC messages and gateways ({@code org.apache.fluss.rpc}) are used by riffle-core's
+     * {@code rpc} package alone, and by the lake's one client of the coordinator's lake-snapshot
+     * RPCs: what a Fluss version changes in its protocol is met in one place.
+     */
+    @ParameterizedTest
+    @ValueSource(strings = {"core", "lake", "sql"})
+    void flussRpcIsUsedByTheRpcPackageAlone(String module) throws Exception {
+        Class<?> member = switch (module) {
+            case "core" -> ReadBuilder.class;
+            case "lake" -> LakeConfig.class;
+            default -> SqlEngine.class;
+        };
+        Set<String> users = new TreeSet<>();
+        for (String line : jdeps(classesOf(member), "-verbose:class").split("\n")) {
+            Matcher edge = RPC_USE.matcher(line);
+            if (edge.find()) {
+                users.add(edge.group(1));
+            }
+        }
+        assertThat(users).as("classes of riffle-%s that use org.apache.fluss.rpc", module)
+                .allMatch(user -> user.startsWith("dev.riffle.core.rpc.")
+                        || user.equals(TIERING_RPC) || user.startsWith(TIERING_RPC + "$"));
+        if (!module.equals("sql")) {
+            assertThat(users).as("the RPC users this test fences (riffle-%s)", module).isNotEmpty();
+        }
+    }
+
     private static Path classesOf(Class<?> member) throws URISyntaxException {
         return Path.of(member.getProtectionDomain().getCodeSource().getLocation().toURI());
     }
 
     /** Each package of the module under {@code prefix}, and the module's other packages it uses. */
     private static Map<String, Set<String>> packageEdges(Path classes, String prefix) {
-        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError(
-                "this JDK has no jdeps"));
-        StringWriter out = new StringWriter();
-        StringWriter err = new StringWriter();
-        int status = jdeps.run(new PrintWriter(out), new PrintWriter(err), "-verbose:package", "-filter:none",
-                classes.toString());
-        assertThat(status).as("jdeps on %s: %s", classes, err).isZero();
         Map<String, Set<String>> edges = new TreeMap<>();
-        for (String line : out.toString().split("\n")) {
+        for (String line : jdeps(classes, "-verbose:package").split("\n")) {
             Matcher edge = EDGE.matcher(line);
             if (edge.find() && inModule(edge.group(1), prefix) && inModule(edge.group(2), prefix)) {
                 edges.computeIfAbsent(edge.group(1), name -> new TreeSet<>());
@@ -74,6 +98,18 @@ class PackageLayeringTest {
             }
         }
         return edges;
+    }
+
+    /** What {@code jdeps} prints for {@code classes} at {@code verbosity}, every dependency shown. */
+    private static String jdeps(Path classes, String verbosity) {
+        ToolProvider jdeps = ToolProvider.findFirst("jdeps").orElseThrow(() -> new AssertionError(
+                "this JDK has no jdeps"));
+        StringWriter out = new StringWriter();
+        StringWriter err = new StringWriter();
+        int status = jdeps.run(new PrintWriter(out), new PrintWriter(err), verbosity, "-filter:none",
+                classes.toString());
+        assertThat(status).as("jdeps on %s: %s", classes, err).isZero();
+        return out.toString();
     }
 
     private static boolean inModule(String pkg, String prefix) {

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.core.rpc.ReplicaWatermarks;
 import dev.riffle.core.rpc.RetryPolicy;
 import dev.riffle.core.rpc.RetryingAdmin;
 import java.time.Duration;

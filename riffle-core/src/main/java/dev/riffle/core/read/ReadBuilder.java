@@ -6,7 +6,7 @@ import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.exception.InvalidReadException;
 import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.PartitionNotFoundException;
-import dev.riffle.core.fetch.LogFetcher;
+import dev.riffle.core.rpc.LogFetcher;
 import dev.riffle.core.filter.BatchFilter;
 import dev.riffle.core.filter.PartitionPruning;
 import dev.riffle.core.filter.PredicateColumns;

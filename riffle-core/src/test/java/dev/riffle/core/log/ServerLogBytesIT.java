@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.core.TestTables;
-import dev.riffle.core.fetch.FetchedRecords;
-import dev.riffle.core.fetch.LogFetcher;
+import dev.riffle.core.rpc.FetchedRecords;
+import dev.riffle.core.rpc.LogFetcher;
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;

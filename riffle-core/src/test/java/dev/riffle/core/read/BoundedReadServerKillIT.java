@@ -5,7 +5,7 @@ import static dev.riffle.core.TestTables.appendEvents;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.core.Riffle;
-import dev.riffle.core.fetch.LogFetcher;
+import dev.riffle.core.rpc.LogFetcher;
 import dev.riffle.core.scan.LogBatch;
 import dev.riffle.local.ProcessCluster;
 import java.nio.file.Path;

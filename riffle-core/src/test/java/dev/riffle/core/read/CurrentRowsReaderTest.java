@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.core.exception.LogExpiredException;
-import dev.riffle.core.fetch.FetchException;
+import dev.riffle.core.rpc.FetchException;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.TableReader;

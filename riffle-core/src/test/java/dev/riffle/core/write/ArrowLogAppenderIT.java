@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.core.log.LogBatchEncoder;
+import dev.riffle.core.rpc.LogProducer;
 import dev.riffle.core.types.ArrowBufferBytes;
 import dev.riffle.core.types.RowArrowWriter;
 import dev.riffle.local.junit.LocalClusterExtension;
@@ -113,14 +114,15 @@ class ArrowLogAppenderIT {
         TablePath path = names.table("sent_twice");
         TableInfo table = create(connection, path, 1, "ZSTD");
         ArrowLogAppender appender = new ArrowLogAppender((FlussConnection) connection, table);
+        LogProducer producer = new LogProducer((FlussConnection) connection, table);
         List<GenericRow> rows = rows(0, 100);
         byte[] batch;
         try (VectorSchemaRoot root = arrow(rows)) {
-            batch = LogBatchEncoder.forTable(table).encode(root, table.getSchemaId(), appender.newWriterId(deadline()), 0);
+            batch = LogBatchEncoder.forTable(table).encode(root, table.getSchemaId(), producer.newWriterId(deadline()), 0);
         }
-        long first = appender.produce(0, batch, deadline()).get(60, TimeUnit.SECONDS);
+        long first = producer.produce(0, batch, deadline()).get(60, TimeUnit.SECONDS);
         // What a retry after a lost answer sends: the same bytes, writer id and sequence.
-        long again = appender.produce(0, batch, deadline()).get(60, TimeUnit.SECONDS);
+        long again = producer.produce(0, batch, deadline()).get(60, TimeUnit.SECONDS);
 
         assertThat(again).as("the leader answers the duplicate with the batch's own offset").isEqualTo(first);
         List<GenericRow> more = rows(100, 10);

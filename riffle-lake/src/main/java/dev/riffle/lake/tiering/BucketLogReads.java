@@ -3,8 +3,8 @@ package dev.riffle.lake.tiering;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
-import dev.riffle.core.fetch.FetchedRecords;
-import dev.riffle.core.fetch.LogFetcher;
+import dev.riffle.core.rpc.FetchedRecords;
+import dev.riffle.core.rpc.LogFetcher;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.read.BucketOffsets;

@@ -14,7 +14,7 @@ import dev.riffle.core.exception.PartitionNotFoundException;
 import dev.riffle.core.exception.RemoteStorageUnavailableException;
 import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.exception.UnsupportedTableException;
-import dev.riffle.core.fetch.FetchException;
+import dev.riffle.core.rpc.FetchException;
 import dev.riffle.core.log.CorruptLogException;
 import dev.riffle.core.read.ReadTimeoutException;
 import dev.riffle.core.rpc.FlussErrors;

@@ -1,4 +1,4 @@
-package dev.riffle.core.fetch;
+package dev.riffle.core.rpc;
 
 import dev.riffle.core.log.LogBatchHeader;
 import java.nio.ByteBuffer;

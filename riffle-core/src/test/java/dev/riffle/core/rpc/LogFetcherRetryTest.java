@@ -1,11 +1,10 @@
-package dev.riffle.core.fetch;
+package dev.riffle.core.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.log.LogBatchHeader;
-import dev.riffle.core.rpc.FlussErrors;
 import java.lang.reflect.Proxy;
 import java.time.Duration;
 import java.util.ArrayDeque;

@@ -1,4 +1,4 @@
-package dev.riffle.core.fetch;
+package dev.riffle.core.rpc;
 
 import static java.util.Objects.requireNonNull;
 

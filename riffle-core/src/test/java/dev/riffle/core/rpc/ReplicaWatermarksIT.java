@@ -1,4 +1,4 @@
-package dev.riffle.core.read;
+package dev.riffle.core.rpc;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

@@ -1,4 +1,4 @@
-package dev.riffle.core.fetch;
+package dev.riffle.core.rpc;
 
 /** A bucket that cannot be read: the message names the table, the bucket, the offset and why. */
 public final class FetchException extends RuntimeException {

@@ -1,4 +1,4 @@
-package dev.riffle.core.read;
+package dev.riffle.core.rpc;
 
 import static java.util.Objects.requireNonNull;
 
@@ -36,8 +36,12 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Only the replicas that answer within {@link #WAIT} count; one that is down or slow is left
  * out (the leader's answer, which the caller already has and insists on, stands).
+ *
+ * <pre>{@code
+ * Map<TableBucket, Long> stops = ReplicaWatermarks.raise(connection.getMetadataUpdater(), leadersAnswers);
+ * }</pre>
  */
-final class ReplicaWatermarks {
+public final class ReplicaWatermarks {
     private static final Logger LOG = LoggerFactory.getLogger(ReplicaWatermarks.class);
     static final Duration WAIT = Duration.ofSeconds(2);
 
@@ -50,7 +54,7 @@ final class ReplicaWatermarks {
      * Raises each offset in {@code latest} (the leaders' answers, by bucket) to the highest high
      * watermark a replica of that bucket reports, and returns the raised offsets.
      */
-    static Map<TableBucket, Long> raise(MetadataUpdater metadata, Map<TableBucket, Long> latest) {
+    public static Map<TableBucket, Long> raise(MetadataUpdater metadata, Map<TableBucket, Long> latest) {
         requireNonNull(metadata, "metadata is null");
         requireNonNull(latest, "latest is null");
         Map<Integer, List<TableBucket>> byServer = new HashMap<>();

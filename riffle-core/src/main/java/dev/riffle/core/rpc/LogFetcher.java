@@ -1,4 +1,4 @@
-package dev.riffle.core.fetch;
+package dev.riffle.core.rpc;
 
 import static java.util.Objects.requireNonNull;
 
@@ -7,7 +7,6 @@ import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.log.LogBytesSource;
 import dev.riffle.core.log.LogRecordsParser;
-import dev.riffle.core.rpc.FlussErrors;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
