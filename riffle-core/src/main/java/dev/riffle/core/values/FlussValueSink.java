@@ -125,7 +125,7 @@ public final class FlussValueSink implements ValueSink {
 
     private long inRange(long v, long min, long max, DataType target) {
         if (v < min || v > max) {
-            throw new InvalidValueException(where() + v + " is out of the range of " + target);
+            throw new InvalidValueException(where() + v + " is out of range for " + target + " [" + min + ", " + max + "]");
         }
         return v;
     }

@@ -28,8 +28,8 @@ import org.apache.fluss.types.RowType;
  */
 public final class ValueAssembly {
     private final DataType type;
-    /** Open nested values, innermost first. */
-    private final ArrayDeque<Frame> open = new ArrayDeque<>();
+    /** Open nested values, innermost first; made at the first (most values are not nested). */
+    private ArrayDeque<Frame> open;
     private Object value;
 
     /**
@@ -95,17 +95,17 @@ public final class ValueAssembly {
 
     /** The type the next value must have. */
     public DataType current() {
-        return open.isEmpty() ? type : open.peek().next();
+        return open == null || open.isEmpty() ? type : open.peek().next();
     }
 
     /** Whether a nested value is open (the next value goes into it). */
     public boolean nested() {
-        return !open.isEmpty();
+        return open != null && !open.isEmpty();
     }
 
     /** Where the next value stands, for an error message: {@code "at [2].x: "}, or empty at the top. */
     public String where() {
-        if (open.isEmpty()) {
+        if (!nested()) {
             return "";
         }
         StringBuilder path = new StringBuilder();
@@ -118,6 +118,9 @@ public final class ValueAssembly {
         DataType container = current();
         if (!(container instanceof ArrayType || container instanceof MapType || container instanceof RowType)) {
             throw new IllegalStateException("A nested value opened where " + container + " goes");
+        }
+        if (open == null) {
+            open = new ArrayDeque<>();
         }
         open.push(new Frame(container));
     }
@@ -133,7 +136,7 @@ public final class ValueAssembly {
 
     /** Places a value: into the open nested value, or as the value of the column. */
     public void put(Object v) {
-        if (open.isEmpty()) {
+        if (!nested()) {
             value = v;
         } else {
             open.peek().add(v);

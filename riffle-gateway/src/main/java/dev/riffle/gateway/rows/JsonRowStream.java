@@ -50,7 +50,8 @@ final class JsonRowStream {
         requireNonNull(shape, "shape is null");
         requireNonNull(rows, "rows is null");
         try (JsonParser parser = Json.streamingParser(body)) {
-            return framing == Framing.ARRAY ? readArray(parser, shape, rows) : readValues(parser, shape, rows);
+            RowShape.StreamedRows reader = shape.streamedRows();
+            return framing == Framing.ARRAY ? readArray(parser, reader, rows) : readValues(parser, reader, rows);
         } catch (JsonProcessingException e) {
             throw Bodies.malformed(e);
         } catch (IOException e) {
@@ -58,7 +59,7 @@ final class JsonRowStream {
         }
     }
 
-    private static int readArray(JsonParser parser, RowShape shape, Consumer<GenericRow> rows) throws IOException {
+    private static int readArray(JsonParser parser, RowShape.StreamedRows reader, Consumer<GenericRow> rows) throws IOException {
         JsonToken first = parser.nextToken();
         if (first == null) {
             throw ApiException.badRequest("malformed_json", "The request body is empty; a JSON document is required");
@@ -69,7 +70,7 @@ final class JsonRowStream {
         }
         int count = 0;
         while (parser.nextToken() != JsonToken.END_ARRAY) {
-            rows.accept(shape.fromJson(parser, count));
+            rows.accept(reader.next(parser, count));
             count++;
         }
         JsonToken trailing = parser.nextToken();
@@ -80,10 +81,10 @@ final class JsonRowStream {
         return count;
     }
 
-    private static int readValues(JsonParser parser, RowShape shape, Consumer<GenericRow> rows) throws IOException {
+    private static int readValues(JsonParser parser, RowShape.StreamedRows reader, Consumer<GenericRow> rows) throws IOException {
         int count = 0;
         while (parser.nextToken() != null) {
-            rows.accept(shape.fromJson(parser, count));
+            rows.accept(reader.next(parser, count));
             count++;
         }
         return count;

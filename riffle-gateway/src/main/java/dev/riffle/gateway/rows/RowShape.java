@@ -156,48 +156,68 @@ final class RowShape {
         return row(node::get, index, textMode);
     }
 
+    /** A reader of the rows of one streamed JSON body ({@link StreamedRows#next}). */
+    StreamedRows streamedRows() {
+        return new StreamedRows();
+    }
+
     /**
-     * Row {@code index} of a streamed JSON body as a Fluss row: the value at {@code parser}'s current
-     * token, read through its last token. Takes and refuses what {@link #fromJson(JsonNode, int, boolean)}
-     * does (not in text mode), with the same errors; a row with several problems reports the first
-     * met in the order its fields are written (a missing column last). The parser is one of
-     * {@link Json#streamingParser}: a name given twice in the row is found here.
+     * The rows of one streamed JSON body, read through the value layer: one {@link FlussValueSink}
+     * per column, reused row after row. Serves one thread.
      */
-    GenericRow fromJson(JsonParser parser, int index) throws IOException {
-        if (parser.currentToken() != JsonToken.START_OBJECT) {
-            return fromJson(Json.valueAt(parser), index, false); // fails, saying what the row was
-        }
-        GenericRow row = new GenericRow(output.size());
-        boolean[] given = new boolean[output.size()];
-        for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
-            Integer position = positions.get(name);
-            if (position == null || !allowedAt[position]) {
-                checkAllowed(name, index); // fails, naming the column
-            }
-            int column = position;
-            if (given[column]) {
-                throw new JsonParseException(parser, "Duplicate field '" + name + "'");
-            }
-            given[column] = true;
-            parser.nextToken();
-            Object value;
-            try {
-                value = JsonValues.toFluss(parser, outputTypes[column]);
-            } catch (InvalidValueException e) {
-                throw invalid(index, name, e.getMessage());
-            }
-            if (value == null && requiredAt[column]) {
-                throw invalid(index, name, "null, but " + purpose + " needs it" + why(name));
-            }
-            row.setField(column, value);
-        }
-        for (int column = 0; column < given.length; column++) {
-            String name = output.get(column);
-            if (!given[column] && requiredAt[column]) {
-                throw invalid(index, name, "missing, but " + purpose + " needs it" + why(name));
+    final class StreamedRows {
+        private final FlussValueSink[] sinks = new FlussValueSink[outputTypes.length];
+
+        private StreamedRows() {
+            for (int column = 0; column < sinks.length; column++) {
+                sinks[column] = new FlussValueSink(outputTypes[column]);
             }
         }
-        return row;
+
+        /**
+         * Row {@code index} of the body as a Fluss row: the value at {@code parser}'s current
+         * token, read through its last token. Takes and refuses what {@link #fromJson(JsonNode, int, boolean)}
+         * does (not in text mode), with the same errors; a row with several problems reports the
+         * first met in the order its fields are written (a missing column last). The parser is one
+         * of {@link Json#streamingParser}: a name given twice in the row is found here.
+         */
+        GenericRow next(JsonParser parser, int index) throws IOException {
+            if (parser.currentToken() != JsonToken.START_OBJECT) {
+                return fromJson(Json.valueAt(parser), index, false); // fails, saying what the row was
+            }
+            GenericRow row = new GenericRow(output.size());
+            boolean[] given = new boolean[output.size()];
+            for (String name = parser.nextFieldName(); name != null; name = parser.nextFieldName()) {
+                Integer position = positions.get(name);
+                if (position == null || !allowedAt[position]) {
+                    checkAllowed(name, index); // fails, naming the column
+                }
+                int column = position;
+                if (given[column]) {
+                    throw new JsonParseException(parser, "Duplicate field '" + name + "'");
+                }
+                given[column] = true;
+                parser.nextToken();
+                Object value;
+                try {
+                    JsonValueReader.read(parser, outputTypes[column], sinks[column]);
+                    value = sinks[column].take();
+                } catch (InvalidValueException e) {
+                    throw invalid(index, name, e.getMessage());
+                }
+                if (value == null && requiredAt[column]) {
+                    throw invalid(index, name, "null, but " + purpose + " needs it" + why(name));
+                }
+                row.setField(column, value);
+            }
+            for (int column = 0; column < given.length; column++) {
+                String name = output.get(column);
+                if (!given[column] && requiredAt[column]) {
+                    throw invalid(index, name, "missing, but " + purpose + " needs it" + why(name));
+                }
+            }
+            return row;
+        }
     }
 
     /**
@@ -228,7 +248,7 @@ final class RowShape {
                         + " needs it" + why(column));
             }
             try {
-                row.setField(i, JsonValues.toFluss(value, typeOf(column), textMode));
+                row.setField(i, JsonValueReader.toFluss(value, typeOf(column), textMode));
             } catch (InvalidValueException e) {
                 throw invalid(index, column, e.getMessage());
             }

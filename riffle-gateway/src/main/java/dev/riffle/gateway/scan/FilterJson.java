@@ -5,7 +5,7 @@ import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.read.ChangelogColumns;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Json;
-import dev.riffle.gateway.rows.JsonValues;
+import dev.riffle.gateway.rows.JsonValueReader;
 import java.util.ArrayList;
 import java.util.EnumSet;
 import java.util.List;
@@ -133,7 +133,7 @@ final class FilterJson {
     private static Object literal(JsonNode value, String column, DataType type, String path) {
         Object fluss;
         try {
-            fluss = JsonValues.toFluss(value, type, false);
+            fluss = JsonValueReader.toFluss(value, type, false);
         } catch (InvalidValueException e) {
             throw invalid(path, "the value for column '" + column + "': " + e.getMessage());
         }

@@ -146,14 +146,14 @@ class ValueRoundTripTest {
 
     @Test
     void textModeReadsNumbersAndBooleansFromUrlText() throws IOException {
-        assertThat(JsonValues.toFluss(Json.MAPPER.readTree("\"42\""), DataTypes.BIGINT(), true)).isEqualTo(42L);
-        assertThat(JsonValues.toFluss(Json.MAPPER.readTree("\"true\""), DataTypes.BOOLEAN(), true)).isEqualTo(true);
-        assertThatThrownBy(() -> JsonValues.toFluss(Json.MAPPER.readTree("\"42\""), DataTypes.BIGINT(), false))
+        assertThat(JsonValueReader.toFluss(Json.MAPPER.readTree("\"42\""), DataTypes.BIGINT(), true)).isEqualTo(42L);
+        assertThat(JsonValueReader.toFluss(Json.MAPPER.readTree("\"true\""), DataTypes.BOOLEAN(), true)).isEqualTo(true);
+        assertThatThrownBy(() -> JsonValueReader.toFluss(Json.MAPPER.readTree("\"42\""), DataTypes.BIGINT(), false))
                 .hasMessageContaining("expected BIGINT");
     }
 
     private static void assertRefused(String type, String json, String reason) {
-        assertThatThrownBy(() -> JsonValues.toFluss(Json.MAPPER.readTree(json), DataTypeParser.parse(type), false))
+        assertThatThrownBy(() -> JsonValueReader.toFluss(Json.MAPPER.readTree(json), DataTypeParser.parse(type), false))
                 .as(type + " " + json)
                 .isInstanceOf(InvalidValueException.class)
                 .hasMessageContaining(reason);
@@ -166,7 +166,7 @@ class ValueRoundTripTest {
     private static GenericRow fromJson(JsonNode json, RowType type) {
         GenericRow row = new GenericRow(type.getFieldCount());
         for (int c = 0; c < type.getFieldCount(); c++) {
-            row.setField(c, JsonValues.toFluss(json.get(type.getFieldNames().get(c)), type.getTypeAt(c), false));
+            row.setField(c, JsonValueReader.toFluss(json.get(type.getFieldNames().get(c)), type.getTypeAt(c), false));
         }
         return row;
     }
