@@ -4,9 +4,9 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.gateway.Gateway;
-import dev.riffle.mcp.McpLimits;
+import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.pgwire.PgWireServer;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.server.session.ServerLimits;
 import java.io.PrintWriter;
 import java.io.StringWriter;
 import java.nio.file.Path;

@@ -1,5 +1,6 @@
 package dev.riffle.gateway;
 
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.server.principal.Auth;
 
 import static java.util.Objects.requireNonNull;
@@ -18,11 +19,11 @@ import dev.riffle.gateway.http.RequestScope;
 import dev.riffle.gateway.rows.LookupResource;
 import dev.riffle.gateway.rows.PlainRowLookup;
 import dev.riffle.mcp.McpHttpEndpoint;
-import dev.riffle.mcp.McpLimits;
+import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.mcp.RiffleMcpServer;
 import dev.riffle.server.ServerBuilder;
 import dev.riffle.server.ServerRuntime;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.session.Sessions;
 import dev.riffle.sql.engine.SqlEngine;
 import io.javalin.Javalin;

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.GatewayMetrics;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.Render;
 import io.javalin.http.Context;
 import io.javalin.openapi.HttpMethod;

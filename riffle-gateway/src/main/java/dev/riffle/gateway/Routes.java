@@ -8,6 +8,7 @@ import dev.riffle.gateway.http.DirectRoute;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.meta.DatabaseResource;
 import dev.riffle.gateway.meta.PartitionResource;
 import dev.riffle.gateway.meta.TableResource;

@@ -5,6 +5,7 @@ import static dev.riffle.gateway.WriteIT.createTable;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import java.util.ArrayList;

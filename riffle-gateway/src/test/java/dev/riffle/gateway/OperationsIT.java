@@ -3,6 +3,7 @@ package dev.riffle.gateway;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import com.fasterxml.jackson.databind.JsonNode;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import java.util.ArrayList;

@@ -8,7 +8,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.sql.statement.StatementLimits;
 import java.io.OutputStream;
 import java.lang.management.ManagementFactory;

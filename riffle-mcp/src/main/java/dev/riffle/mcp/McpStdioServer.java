@@ -2,6 +2,7 @@ package dev.riffle.mcp;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.server.ServerBuilder;
 import dev.riffle.server.ServerRuntime;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;

@@ -7,6 +7,7 @@ import dev.riffle.mcp.tool.ExplainTool;
 import dev.riffle.mcp.tool.ListDatabasesTool;
 import dev.riffle.mcp.tool.ListTablesTool;
 import dev.riffle.mcp.tool.LookupTool;
+import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.mcp.tool.QueryTool;
 import dev.riffle.mcp.tool.RiffleTool;
 import dev.riffle.mcp.tool.SampleTool;

@@ -2,6 +2,7 @@ package dev.riffle.mcp;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.mcp.tool.RiffleTool;
 import dev.riffle.server.principal.Credentials;
 import dev.riffle.server.session.Sessions;

@@ -10,7 +10,7 @@ import dev.riffle.pgwire.session.CancelRegistry;
 import dev.riffle.pgwire.session.PgConnectionHandler;
 import dev.riffle.pgwire.session.PgServerContext;
 import dev.riffle.server.ServerBuilder;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.ServerRuntime;
 import io.netty.bootstrap.ServerBootstrap;

@@ -521,7 +521,7 @@ class PgJdbcIT {
             TestNames names) throws Exception {
         this.server = server;
         String db = names.database("copylimit");
-        dev.riffle.server.ServerLimits oneMebibyte = dev.riffle.server.ServerLimits.DEFAULT.withMaxBodyBytes(1024 * 1024);
+        dev.riffle.server.session.ServerLimits oneMebibyte = dev.riffle.server.session.ServerLimits.DEFAULT.withMaxBodyBytes(1024 * 1024);
         try (PgWireServer limited = PgWireServer.builder().connection(fluss).host("127.0.0.1").port(0).maxCopyRows(100)
                 .limits(oneMebibyte).start();
                 Connection sql = connect(limited); Statement statement = sql.createStatement()) {

@@ -8,7 +8,7 @@ import static org.awaitility.Awaitility.await;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.statement.StatementAdmission;
 import dev.riffle.sql.statement.StatementLimits;
 import java.lang.management.ManagementFactory;

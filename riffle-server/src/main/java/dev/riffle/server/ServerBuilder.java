@@ -3,6 +3,7 @@ package dev.riffle.server;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.server.principal.Auth;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.statement.RunningStatements;
 import dev.riffle.server.statement.StatementAdmission;
 import java.util.Optional;

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.lake.read.PluginLakeReads;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.FlussConnections;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.session.Sessions;
 import dev.riffle.server.statement.StatementAdmission;
 import dev.riffle.server.statement.RunningStatements;

@@ -6,7 +6,7 @@ import dev.riffle.gateway.Gateway;
 import dev.riffle.gateway.console.ConsoleMode;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
-import dev.riffle.mcp.McpLimits;
+import dev.riffle.mcp.tool.McpLimits;
 import java.util.LinkedHashMap;
 import java.util.Map;
 

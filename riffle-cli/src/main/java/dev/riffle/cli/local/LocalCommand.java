@@ -1,13 +1,13 @@
 package dev.riffle.cli.local;
 
-import dev.riffle.cli.StatementOptions;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.cli.option.StatementOptions;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.statement.RunningStatements;
 
-import dev.riffle.cli.ConsoleOption;
-import dev.riffle.cli.PgTlsOptions;
-import dev.riffle.cli.ShutdownSignals;
+import dev.riffle.cli.option.ConsoleOption;
+import dev.riffle.cli.option.PgTlsOptions;
+import dev.riffle.cli.process.ShutdownSignals;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
 import dev.riffle.local.demo.DemoData;
@@ -91,7 +91,7 @@ public final class LocalCommand implements Callable<Integer> {
     StatementOptions statementOptions;
 
     @Mixin
-    dev.riffle.cli.McpOptions mcp = new dev.riffle.cli.McpOptions();
+    dev.riffle.cli.option.McpOptions mcp = new dev.riffle.cli.option.McpOptions();
 
     @Option(names = "--demo", description = "Write live demo data while running: demo.orders (appended, tiered into "
             + "the lake) and demo.customers (upserted); the banner shows queries to try.")
@@ -142,7 +142,7 @@ public final class LocalCommand implements Callable<Integer> {
         if (demo) {
             serviceOptions.put(DemoLocalService.RATE_OPTION, Integer.toString(demoRate));
         }
-        dev.riffle.mcp.McpLimits mcpLimits = mcp.limits(spec.commandLine());
+        dev.riffle.mcp.tool.McpLimits mcpLimits = mcp.limits(spec.commandLine());
         serviceOptions.put(GatewayLocalService.MCP_ALLOW_WRITES_OPTION, Boolean.toString(mcpLimits.writesAllowed()));
         serviceOptions.put(GatewayLocalService.MCP_MAX_ROWS_OPTION, Integer.toString(mcpLimits.maxRows()));
         serviceOptions.put(GatewayLocalService.MCP_MAX_BYTES_OPTION, Integer.toString(mcpLimits.maxBytes()));

@@ -1,7 +1,7 @@
 package dev.riffle.cli.mcp;
 
-import dev.riffle.cli.FlussClientOptions;
-import dev.riffle.cli.McpOptions;
+import dev.riffle.cli.option.FlussClientOptions;
+import dev.riffle.cli.option.McpOptions;
 import dev.riffle.mcp.McpStdioServer;
 import java.util.concurrent.Callable;
 import picocli.CommandLine;

@@ -2,7 +2,7 @@ package dev.riffle.cli.read;
 
 import com.fasterxml.jackson.databind.node.JsonNodeFactory;
 import com.fasterxml.jackson.databind.node.ObjectNode;
-import dev.riffle.cli.FlussClientOptions;
+import dev.riffle.cli.option.FlussClientOptions;
 import dev.riffle.cli.running.GatewayClient;
 import dev.riffle.cli.running.GatewayFailure;
 import dev.riffle.cli.running.RunningGateway;
@@ -150,7 +150,7 @@ public final class ReadCommand implements Callable<Integer> {
                 own = new RootAllocator();
                 try {
                     opened = openThroughGateway(new GatewayClient(gateway.get()), projection, own);
-                    if (dev.riffle.cli.ClassArchiveRun.active()) {
+                    if (dev.riffle.cli.process.ClassArchiveRun.active()) {
                         rehearse(projection);
                     }
                 } catch (GatewayClient.Unreachable e) {
@@ -188,7 +188,7 @@ public final class ReadCommand implements Callable<Integer> {
             throw e;
         } finally {
             if (riffle != null) {
-                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
+                dev.riffle.cli.process.BackgroundClose.close(riffle, "the Fluss connection");
             }
             if (own != null) {
                 own.close(); // after the reader, which closed above with every batch it handed out
@@ -322,14 +322,14 @@ public final class ReadCommand implements Callable<Integer> {
         }
     }
 
-    /** Opens the same read from the cluster here and closes it unread: see {@link dev.riffle.cli.ClassArchiveRun}. */
+    /** Opens the same read from the cluster here and closes it unread: see {@link dev.riffle.cli.process.ClassArchiveRun}. */
     private void rehearse(Optional<List<String>> projection) {
         try {
             Riffle riffle = connect();
             try (TableReader unread = open(riffle, projection)) {
                 unread.schema();
             } finally {
-                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
+                dev.riffle.cli.process.BackgroundClose.close(riffle, "the Fluss connection");
             }
         } catch (RuntimeException e) {
             // only classes were wanted

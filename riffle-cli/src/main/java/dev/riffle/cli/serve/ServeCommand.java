@@ -1,14 +1,14 @@
 package dev.riffle.cli.serve;
 
-import dev.riffle.cli.StatementOptions;
-import dev.riffle.server.ServerLimits;
+import dev.riffle.cli.option.StatementOptions;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.ServerRuntime;
 import dev.riffle.server.statement.RunningStatements;
 
-import dev.riffle.cli.FlussClientOptions;
-import dev.riffle.cli.ConsoleOption;
-import dev.riffle.cli.PgTlsOptions;
-import dev.riffle.cli.ShutdownSignals;
+import dev.riffle.cli.option.FlussClientOptions;
+import dev.riffle.cli.option.ConsoleOption;
+import dev.riffle.cli.option.PgTlsOptions;
+import dev.riffle.cli.process.ShutdownSignals;
 import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.cli.running.RunningGateways;
 import dev.riffle.gateway.Gateway;
@@ -111,7 +111,7 @@ public final class ServeCommand implements Callable<Integer> {
     StatementOptions statementOptions;
 
     @Mixin
-    dev.riffle.cli.McpOptions mcp = new dev.riffle.cli.McpOptions();
+    dev.riffle.cli.option.McpOptions mcp = new dev.riffle.cli.option.McpOptions();
 
     /** Where {@code --service-user}'s password comes from (not the command line, which others can read). */
     public static final String SERVICE_PASSWORD_ENV = "RIFFLE_SERVICE_PASSWORD";

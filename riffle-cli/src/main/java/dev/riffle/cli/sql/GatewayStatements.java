@@ -2,7 +2,7 @@ package dev.riffle.cli.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.cli.ClassArchiveRun;
+import dev.riffle.cli.process.ClassArchiveRun;
 import dev.riffle.cli.running.GatewayClient;
 import dev.riffle.sql.ddl.DdlParser;
 import java.util.Optional;

@@ -2,7 +2,7 @@ package dev.riffle.cli.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.cli.BackgroundClose;
+import dev.riffle.cli.process.BackgroundClose;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.engine.ResultSetReader;

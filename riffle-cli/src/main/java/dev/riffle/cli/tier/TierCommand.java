@@ -1,7 +1,7 @@
 package dev.riffle.cli.tier;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.cli.FlussClientOptions;
+import dev.riffle.cli.option.FlussClientOptions;
 import dev.riffle.cli.running.GatewayClient;
 import dev.riffle.cli.running.RunningGateway;
 import dev.riffle.cli.running.RunningGateways;
@@ -69,7 +69,7 @@ public final class TierCommand implements Callable<Integer> {
             if (gateway.isPresent()) {
                 try {
                     print(statusFrom(new GatewayClient(gateway.get()).get("/v1/tiering")), out);
-                    if (dev.riffle.cli.ClassArchiveRun.active()) {
+                    if (dev.riffle.cli.process.ClassArchiveRun.active()) {
                         rehearse(client);
                     }
                     return 0;
@@ -82,7 +82,7 @@ public final class TierCommand implements Callable<Integer> {
                 print(statusFrom(TieringStatus.of(riffle)), out);
                 return 0;
             } finally {
-                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
+                dev.riffle.cli.process.BackgroundClose.close(riffle, "the Fluss connection");
             }
         }
         try (Riffle riffle = Riffle.connect(client)) {
@@ -90,7 +90,7 @@ public final class TierCommand implements Callable<Integer> {
                     : LakeConfig.discover(riffle.connection().getAdmin()).orElseThrow(() -> new IllegalArgumentException(
                             "The cluster at " + bootstrapServers + " does not say where its lake is; pass --warehouse URI"));
             CountDownLatch stop = new CountDownLatch(1);
-            dev.riffle.cli.ShutdownSignals.onStop(stop::countDown);
+            dev.riffle.cli.process.ShutdownSignals.onStop(stop::countDown);
             try (TieringService tiering = TieringService.builder().clientConfig(client)
                     .lake(lake.format(), lake.options())
                     .onTiered(table -> report(out, table))
@@ -163,14 +163,14 @@ public final class TierCommand implements Callable<Integer> {
         out.flush();
     }
 
-    /** Asks the cluster from here too, printing nothing: see {@link dev.riffle.cli.ClassArchiveRun}. */
+    /** Asks the cluster from here too, printing nothing: see {@link dev.riffle.cli.process.ClassArchiveRun}. */
     private static void rehearse(Configuration client) {
         try {
             Riffle riffle = Riffle.connect(client);
             try {
                 TieringStatus.of(riffle);
             } finally {
-                dev.riffle.cli.BackgroundClose.close(riffle, "the Fluss connection");
+                dev.riffle.cli.process.BackgroundClose.close(riffle, "the Fluss connection");
             }
         } catch (Exception e) {
             // only classes were wanted

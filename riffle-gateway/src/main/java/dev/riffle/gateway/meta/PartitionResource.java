@@ -1,7 +1,7 @@
 package dev.riffle.gateway.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.PathNames;
 import dev.riffle.gateway.http.Requests;

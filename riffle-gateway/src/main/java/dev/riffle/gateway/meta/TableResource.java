@@ -3,7 +3,7 @@ package dev.riffle.gateway.meta;
 import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.schema.TableAlteration;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.PathNames;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;

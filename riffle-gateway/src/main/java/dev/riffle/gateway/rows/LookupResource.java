@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.core.kv.KeyLookup;
 import dev.riffle.core.values.FlussValueReader;
 import dev.riffle.core.values.JsonValueSink;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;

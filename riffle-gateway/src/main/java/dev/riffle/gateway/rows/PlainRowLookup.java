@@ -3,7 +3,7 @@ package dev.riffle.gateway.rows;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.kv.LookupsInFlight;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.DirectRoute;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.JsonAnswer;

@@ -5,7 +5,7 @@ import dev.riffle.core.types.ArrowDictionaries;
 import dev.riffle.core.types.ArrowRowView;
 import dev.riffle.core.write.ArrowLogAppender;
 import dev.riffle.core.write.TableWrite;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.ErrorMapper;

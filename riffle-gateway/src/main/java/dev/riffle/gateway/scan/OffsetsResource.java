@@ -3,7 +3,7 @@ package dev.riffle.gateway.scan;
 import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.rpc.FlussErrors;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;

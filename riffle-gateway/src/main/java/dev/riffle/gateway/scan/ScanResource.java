@@ -5,7 +5,7 @@ import dev.riffle.core.RiffleTable;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.GatewayMetrics;

@@ -1,7 +1,7 @@
 package dev.riffle.gateway.scan;
 
 import dev.riffle.core.read.BucketRef;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Render;

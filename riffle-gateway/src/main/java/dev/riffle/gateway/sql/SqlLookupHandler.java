@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.riffle.core.values.JsonValueSink;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.AnswerWriting;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.AsyncJsonAnswer;

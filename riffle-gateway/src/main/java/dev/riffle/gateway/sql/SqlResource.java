@@ -7,7 +7,7 @@ import com.fasterxml.jackson.databind.JsonNode;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.core.types.ArrowTypeMapping;
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.ClientGoneProbe;

@@ -1,6 +1,6 @@
 package dev.riffle.gateway.sql;
 
-import dev.riffle.gateway.Paths;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.Requests;

@@ -1,6 +1,6 @@
 package dev.riffle.gateway.mcp;
 
-import dev.riffle.mcp.McpLimits;
+import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.mcp.McpStdioServer;
 
 /**

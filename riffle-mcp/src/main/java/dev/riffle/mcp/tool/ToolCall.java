@@ -2,7 +2,6 @@ package dev.riffle.mcp.tool;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.mcp.McpLimits;
 import dev.riffle.server.session.RequestContext;
 
 /**

@@ -2,7 +2,7 @@ package dev.riffle.pgwire.copy;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.pgwire.session.PgException;
+import dev.riffle.pgwire.error.PgException;
 
 /**
  * How the rows of one COPY are written as text: PostgreSQL's {@code text} format (tab-separated,

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.values.FlussValueSink;
-import dev.riffle.pgwire.session.PgException;
+import dev.riffle.pgwire.error.PgException;
 import dev.riffle.pgwire.types.PgTextValueReader;
 import dev.riffle.pgwire.types.PgTypeNames;
 import java.util.ArrayList;

@@ -7,6 +7,7 @@ import dev.riffle.pgwire.copy.CopyFormatException;
 import dev.riffle.pgwire.copy.CopyLineReader;
 import dev.riffle.pgwire.copy.CopyOptions;
 import dev.riffle.pgwire.copy.CopyRowDecoder;
+import dev.riffle.pgwire.error.PgException;
 import dev.riffle.server.session.RequestContext;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;

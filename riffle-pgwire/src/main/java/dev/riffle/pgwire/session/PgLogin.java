@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.auth.MalformedScramMessageException;
 import dev.riffle.pgwire.auth.ScramSha256Authenticator;
+import dev.riffle.pgwire.error.PgException;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.FrontendMessage;
 import dev.riffle.pgwire.protocol.ProtocolException;

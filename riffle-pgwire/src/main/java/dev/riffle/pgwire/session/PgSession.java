@@ -2,7 +2,8 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.pgwire.PgErrors;
+import dev.riffle.pgwire.error.PgErrors;
+import dev.riffle.pgwire.error.PgException;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.FrontendMessage;
 import dev.riffle.server.principal.Credentials;

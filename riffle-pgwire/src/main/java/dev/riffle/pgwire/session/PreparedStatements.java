@@ -2,6 +2,7 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.pgwire.error.PgException;
 import java.util.HashMap;
 import java.util.Map;
 

@@ -1,5 +1,6 @@
 package dev.riffle.pgwire.session;
 
+import dev.riffle.pgwire.error.PgException;
 import dev.riffle.sql.dialect.PostgresRelease;
 import dev.riffle.sql.dialect.PublicSchema;
 import java.time.Duration;

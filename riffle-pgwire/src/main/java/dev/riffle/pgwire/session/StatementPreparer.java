@@ -2,6 +2,7 @@ package dev.riffle.pgwire.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.pgwire.error.PgException;
 import dev.riffle.pgwire.sql.LocalStatement;
 import dev.riffle.pgwire.sql.LocalStatements;
 import dev.riffle.pgwire.sql.Placeholders;

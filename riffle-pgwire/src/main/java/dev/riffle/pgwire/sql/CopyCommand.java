@@ -5,7 +5,7 @@ import dev.riffle.sql.dialect.PostgresLexer;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.pgwire.copy.CopyOptions;
-import dev.riffle.pgwire.session.PgException;
+import dev.riffle.pgwire.error.PgException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;

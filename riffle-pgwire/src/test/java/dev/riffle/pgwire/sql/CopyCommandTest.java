@@ -4,7 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.pgwire.copy.CopyOptions;
-import dev.riffle.pgwire.session.PgException;
+import dev.riffle.pgwire.error.PgException;
 import org.junit.jupiter.api.Test;
 
 /** The COPY statements psql's \copy, pgjdbc's CopyManager and users send. */

@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.core.rpc.RetryingAdmin;
-import dev.riffle.server.ServerLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.statement.RunningStatement;

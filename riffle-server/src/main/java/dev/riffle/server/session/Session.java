@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
 import dev.riffle.core.tables.TableHandles;
-import dev.riffle.server.sql.SqlConnections;
 import java.util.Optional;
 import java.util.function.Function;
 import org.apache.fluss.client.FlussConnection;

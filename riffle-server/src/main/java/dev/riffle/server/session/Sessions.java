@@ -4,12 +4,10 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
 import dev.riffle.core.read.LakeReads;
-import dev.riffle.server.ServerLimits;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.principal.Credentials;
 import dev.riffle.server.principal.PrincipalPool;
-import dev.riffle.server.sql.SqlConnections;
 import dev.riffle.server.statement.RunningStatements;
 import java.util.Optional;
 import org.apache.arrow.memory.BufferAllocator;

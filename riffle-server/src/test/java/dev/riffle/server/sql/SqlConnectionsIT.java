@@ -7,6 +7,7 @@ import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
 import dev.riffle.server.failure.ServiceException;
+import dev.riffle.server.session.SqlConnections;
 import dev.riffle.sql.catalog.FlussRootSchema;
 import dev.riffle.sql.exec.FlussSession;
 import dev.riffle.sql.statement.StatementLimits;

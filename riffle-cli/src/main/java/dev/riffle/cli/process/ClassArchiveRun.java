@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.cli.process;
 
 /**
  * Whether this run archives the JVM's classes for the runs after it ({@code bin/riffle}'s first

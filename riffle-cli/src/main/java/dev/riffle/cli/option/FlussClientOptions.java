@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.cli.option;
 
 import java.util.LinkedHashMap;
 import java.util.Map;

@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.cli.process;
 
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;

@@ -1,10 +1,9 @@
-package dev.riffle.pgwire;
+package dev.riffle.pgwire.error;
 
 import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.core.write.WriteNotAcknowledgedException;
 import dev.riffle.pgwire.protocol.BackendMessage;
 import dev.riffle.pgwire.protocol.ProtocolException;
-import dev.riffle.pgwire.session.PgException;
 import dev.riffle.pgwire.types.InvalidParameterException;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.Failures;

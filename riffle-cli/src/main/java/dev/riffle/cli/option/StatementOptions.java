@@ -1,6 +1,6 @@
-package dev.riffle.cli;
+package dev.riffle.cli.option;
 
-import dev.riffle.server.ServerLimits;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.statement.RunningStatements;
 import dev.riffle.server.statement.StatementAdmission;
 import dev.riffle.sql.statement.StatementLimits;

@@ -1,6 +1,6 @@
-package dev.riffle.cli;
+package dev.riffle.cli.option;
 
-import dev.riffle.mcp.McpLimits;
+import dev.riffle.mcp.tool.McpLimits;
 import picocli.CommandLine;
 import picocli.CommandLine.Option;
 

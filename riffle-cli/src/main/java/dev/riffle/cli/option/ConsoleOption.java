@@ -1,4 +1,4 @@
-package dev.riffle.cli;
+package dev.riffle.cli.option;
 
 import dev.riffle.gateway.console.ConsoleMode;
 import picocli.CommandLine;

@@ -1,4 +1,4 @@
-package dev.riffle.server;
+package dev.riffle.server.session;
 
 import static java.util.Objects.requireNonNull;
 

@@ -1,4 +1,4 @@
-package dev.riffle.server.sql;
+package dev.riffle.server.session;
 
 import static org.assertj.core.api.Assertions.assertThat;
 

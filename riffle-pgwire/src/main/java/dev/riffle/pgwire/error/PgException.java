@@ -1,4 +1,4 @@
-package dev.riffle.pgwire.session;
+package dev.riffle.pgwire.error;
 
 import static java.util.Objects.requireNonNull;
 
@@ -38,7 +38,7 @@ public final class PgException extends RuntimeException {
      * stack (PostgreSQL's 54001), or one Calcite met a case it has no code for (an assertion of
      * its own fails): 0A000 with Calcite's words, not an internal error of the server.
      */
-    static PgException unplannable(Error e) {
+    public static PgException unplannable(Error e) {
         if (e instanceof StackOverflowError) {
             return new PgException("54001", "statement too complex: its expressions nest too deeply to plan");
         }
@@ -47,7 +47,7 @@ public final class PgException extends RuntimeException {
     }
 
     /** A statement as an error message quotes it: on one line, its first 80 characters. */
-    static String quoted(String sql) {
+    public static String quoted(String sql) {
         String flat = sql.strip().replaceAll("\\s+", " ");
         return flat.length() > 80 ? flat.substring(0, 80) + "..." : flat;
     }

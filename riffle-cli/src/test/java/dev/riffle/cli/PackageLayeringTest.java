@@ -1,9 +1,14 @@
-package dev.riffle.sql;
+package dev.riffle.cli;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import dev.riffle.core.read.ReadBuilder;
+import dev.riffle.flight.FlightSqlServer;
+import dev.riffle.gateway.Gateway;
 import dev.riffle.lake.config.LakeConfig;
+import dev.riffle.mcp.RiffleMcpServer;
+import dev.riffle.pgwire.PgWireServer;
+import dev.riffle.server.ServerRuntime;
 import dev.riffle.sql.engine.SqlEngine;
 import java.io.PrintWriter;
 import java.io.StringWriter;
@@ -25,8 +30,8 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
 
 /**
- * The packages of riffle-core, riffle-lake and riffle-sql depend one way: no two packages of a
- * module reach each other, however indirectly, and Fluss's RPC classes are used in one package.
+ * The packages of every module depend one way: no two packages of a module reach each other,
+ * however indirectly, and Fluss's RPC classes are used in one package.
  * Read from the compiled classes with {@code jdeps},
  * so a reference in code counts and one in a comment does not. When it fails,
  * {@code jdeps -verbose:class -filter:none MODULE/target/classes} names the classes behind each
@@ -38,13 +43,9 @@ class PackageLayeringTest {
     private static final Pattern EDGE = Pattern.compile("^\\s+(dev\\.riffle\\.\\S+)\\s+->\\s+(dev\\.riffle\\.\\S+)\\s");
 
     @ParameterizedTest
-    @ValueSource(strings = {"core", "lake", "sql"})
+    @ValueSource(strings = {"core", "lake", "sql", "server", "mcp", "gateway", "flight", "pgwire", "cli"})
     void noTwoPackagesOfAModuleDependOnEachOther(String module) throws Exception {
-        Class<?> member = switch (module) {
-            case "core" -> ReadBuilder.class;
-            case "lake" -> LakeConfig.class;
-            default -> SqlEngine.class;
-        };
+        Class<?> member = member(module);
         Map<String, Set<String>> edges = packageEdges(classesOf(member), "dev.riffle." + module);
 
         assertThat(edges).as("packages of riffle-%s", module).isNotEmpty();
@@ -58,13 +59,9 @@ class PackageLayeringTest {
      * RPCs: what a Fluss version changes in its protocol is met in one place.
      */
     @ParameterizedTest
-    @ValueSource(strings = {"core", "lake", "sql"})
+    @ValueSource(strings = {"core", "lake", "sql", "server", "mcp", "gateway", "flight", "pgwire", "cli"})
     void flussRpcIsUsedByTheRpcPackageAlone(String module) throws Exception {
-        Class<?> member = switch (module) {
-            case "core" -> ReadBuilder.class;
-            case "lake" -> LakeConfig.class;
-            default -> SqlEngine.class;
-        };
+        Class<?> member = member(module);
         Set<String> users = new TreeSet<>();
         for (String line : jdeps(classesOf(member), "-verbose:class").split("\n")) {
             Matcher edge = RPC_USE.matcher(line);
@@ -75,9 +72,25 @@ class PackageLayeringTest {
         assertThat(users).as("classes of riffle-%s that use org.apache.fluss.rpc", module)
                 .allMatch(user -> user.startsWith("dev.riffle.core.rpc.")
                         || user.equals(TIERING_RPC) || user.startsWith(TIERING_RPC + "$"));
-        if (!module.equals("sql")) {
+        if (module.equals("core") || module.equals("lake")) {
             assertThat(users).as("the RPC users this test fences (riffle-%s)", module).isNotEmpty();
         }
+    }
+
+    /** A class of riffle-{@code module}, which names the module's compiled classes. */
+    private static Class<?> member(String module) {
+        return switch (module) {
+            case "core" -> ReadBuilder.class;
+            case "lake" -> LakeConfig.class;
+            case "sql" -> SqlEngine.class;
+            case "server" -> ServerRuntime.class;
+            case "mcp" -> RiffleMcpServer.class;
+            case "gateway" -> Gateway.class;
+            case "flight" -> FlightSqlServer.class;
+            case "pgwire" -> PgWireServer.class;
+            case "cli" -> RiffleCli.class;
+            default -> throw new IllegalArgumentException("no module riffle-" + module);
+        };
     }
 
     private static Path classesOf(Class<?> member) throws URISyntaxException {

@@ -1,4 +1,4 @@
-package dev.riffle.gateway;
+package dev.riffle.gateway.http;
 
 /**
  * Every route's path, once: the route table registers these and the {@code @OpenApi} annotations

@@ -1,4 +1,4 @@
-package dev.riffle.mcp;
+package dev.riffle.mcp.tool;
 
 /**
  * How much one MCP call may answer and do: at most {@code maxRows} rows and {@code maxBytes} bytes

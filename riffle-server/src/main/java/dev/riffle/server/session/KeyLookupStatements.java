@@ -1,7 +1,8 @@
-package dev.riffle.server.sql;
+package dev.riffle.server.session;
 
 import static java.util.Objects.requireNonNull;
 
+import dev.riffle.server.sql.SqlStatements;
 import dev.riffle.sql.statement.DirectRead;
 import java.math.BigDecimal;
 import java.sql.ParameterMetaData;
@@ -87,7 +88,7 @@ public final class KeyLookupStatements {
     private final Map<String, Known> known = new ConcurrentHashMap<>();
 
     /** Remembers {@code sql} when its prepared statement's read is a key lookup (and not known yet). */
-    void remember(String sql, DirectRead read, PreparedStatement statement) throws SQLException {
+    public void remember(String sql, DirectRead read, PreparedStatement statement) throws SQLException {
         requireNonNull(sql, "sql is null");
         if (!read.isKeyLookup() || known.containsKey(sql)) {
             return;
