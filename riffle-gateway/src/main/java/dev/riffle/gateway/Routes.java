@@ -15,21 +15,21 @@ import dev.riffle.gateway.meta.TableResource;
 import dev.riffle.gateway.rows.LookupResource;
 import dev.riffle.gateway.rows.PlainRowLookup;
 import dev.riffle.gateway.rows.RowLookupHandler;
-import dev.riffle.gateway.sql.SqlLookupHandler;
 import dev.riffle.gateway.rows.WriteResource;
 import dev.riffle.gateway.scan.OffsetsResource;
 import dev.riffle.gateway.scan.ScanResource;
 import dev.riffle.gateway.scan.TieringResource;
+import dev.riffle.gateway.sql.SqlLookupHandler;
 import dev.riffle.gateway.sql.SqlResource;
 import dev.riffle.gateway.sql.StatementsResource;
 import dev.riffle.server.principal.Auth;
 import dev.riffle.server.session.Sessions;
 import io.javalin.Javalin;
 import jakarta.servlet.http.HttpServletRequest;
-import org.apache.fluss.client.FlussConnection;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
+import org.apache.fluss.client.FlussConnection;
 import org.eclipse.jetty.server.handler.HandlerWrapper;
 
 /** The gateway's route table: every route, in one place. (/openapi.json comes from the OpenAPI plugin.) */

@@ -1,8 +1,8 @@
 package dev.riffle.cli.local;
 
 import dev.riffle.cli.option.StatementOptions;
-import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.ServerRuntime;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.statement.RunningStatements;
 
 import dev.riffle.cli.option.ConsoleOption;
@@ -22,9 +22,9 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CountDownLatch;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
+import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.Model.CommandSpec;
 
 /**
  * {@code riffle local}: an embedded Fluss cluster with a Paimon lake, plus every

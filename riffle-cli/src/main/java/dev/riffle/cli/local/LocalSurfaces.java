@@ -3,8 +3,8 @@ package dev.riffle.cli.local;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.LocalService;
 import dev.riffle.server.ServerBuilder;
-import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.ServerRuntime;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.statement.RunningStatements;
 import java.util.Optional;
 

@@ -4,10 +4,10 @@ import dev.riffle.cli.option.FlussClientOptions;
 import dev.riffle.cli.option.McpOptions;
 import dev.riffle.mcp.McpStdioServer;
 import java.util.concurrent.Callable;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code riffle mcp}: a Model Context Protocol server over stdin and stdout, for agents that start

@@ -1,8 +1,8 @@
 package dev.riffle.cli.option;
 
 import dev.riffle.gateway.console.ConsoleMode;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code --console on|read-only|off}, shared by {@code riffle local} and {@code riffle serve}

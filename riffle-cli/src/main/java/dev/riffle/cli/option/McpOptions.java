@@ -1,8 +1,8 @@
 package dev.riffle.cli.option;
 
 import dev.riffle.mcp.tool.McpLimits;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code --mcp-allow-writes}, {@code --mcp-max-rows} and {@code --mcp-max-bytes}, shared by

@@ -2,8 +2,8 @@ package dev.riffle.cli.option;
 
 import java.nio.file.Path;
 import java.util.Optional;
-import picocli.CommandLine;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code --pg-tls-cert} and {@code --pg-tls-key}, the same in {@code riffle local} and

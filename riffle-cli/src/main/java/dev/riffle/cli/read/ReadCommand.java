@@ -9,8 +9,8 @@ import dev.riffle.cli.running.RunningGateway;
 import dev.riffle.cli.running.RunningGateways;
 import dev.riffle.core.Riffle;
 import dev.riffle.core.RiffleTable;
-import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.exception.InvalidReadException;
+import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
 import dev.riffle.core.reader.TableReader;
@@ -31,8 +31,8 @@ import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
-import picocli.CommandLine.Parameters;
 import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.Parameters;
 import picocli.CommandLine.Spec;
 
 /**

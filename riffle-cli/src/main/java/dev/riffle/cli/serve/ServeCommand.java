@@ -1,16 +1,16 @@
 package dev.riffle.cli.serve;
 
 import dev.riffle.cli.option.StatementOptions;
-import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.ServerRuntime;
+import dev.riffle.server.session.ServerLimits;
 import dev.riffle.server.statement.RunningStatements;
 
-import dev.riffle.cli.option.FlussClientOptions;
 import dev.riffle.cli.option.ConsoleOption;
+import dev.riffle.cli.option.FlussClientOptions;
 import dev.riffle.cli.option.PgTlsOptions;
 import dev.riffle.cli.process.ShutdownSignals;
-import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.cli.running.RunningGateways;
+import dev.riffle.flight.FlightSqlServer;
 import dev.riffle.gateway.Gateway;
 import dev.riffle.pgwire.PgWireServer;
 import dev.riffle.pgwire.auth.InvalidPasswordFileException;
@@ -29,10 +29,10 @@ import java.util.concurrent.CountDownLatch;
 import java.util.function.Function;
 import org.apache.fluss.config.ConfigOptions;
 import org.apache.fluss.config.Configuration;
-import picocli.CommandLine;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Option;
+import picocli.CommandLine;
 
 /**
  * {@code riffle serve}: the HTTP gateway (with {@code POST /v1/sql}) over an existing Fluss

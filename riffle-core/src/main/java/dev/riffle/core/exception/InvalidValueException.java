@@ -10,4 +10,9 @@ public final class InvalidValueException extends IllegalArgumentException {
     public InvalidValueException(String message) {
         super(message);
     }
+
+    /** @param cause how it does not fit, when a parser or arithmetic said so (a number out of range, text that is no number) */
+    public InvalidValueException(String message, Throwable cause) {
+        super(message, cause);
+    }
 }

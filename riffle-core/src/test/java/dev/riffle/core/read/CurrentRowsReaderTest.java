@@ -4,10 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import dev.riffle.core.exception.LogExpiredException;
-import dev.riffle.core.rpc.FetchException;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.ReadProgress;
 import dev.riffle.core.reader.TableReader;
+import dev.riffle.core.rpc.FetchException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;

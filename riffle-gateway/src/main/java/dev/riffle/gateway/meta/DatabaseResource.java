@@ -1,14 +1,14 @@
 package dev.riffle.gateway.meta;
 
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.gateway.http.Paths;
-import dev.riffle.gateway.http.PathNames;
-import dev.riffle.gateway.http.Requests;
-import dev.riffle.server.session.RequestContext;
 import dev.riffle.gateway.http.Bodies;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.PathNames;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.Render;
+import dev.riffle.gateway.http.Requests;
+import dev.riffle.server.session.RequestContext;
 import io.javalin.http.Context;
 import io.javalin.openapi.HttpMethod;
 import io.javalin.openapi.OpenApi;

@@ -3,11 +3,11 @@ package dev.riffle.gateway.rows;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.kv.LookupsInFlight;
-import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.DirectRoute;
 import dev.riffle.gateway.http.GatewayMetrics;
 import dev.riffle.gateway.http.JsonAnswer;
 import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.RequestHead;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.session.Sessions;

@@ -1,9 +1,9 @@
 package dev.riffle.gateway.scan;
 
 import dev.riffle.core.read.BucketRef;
-import dev.riffle.gateway.http.Paths;
 import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.lake.tiering.TieringStatus;

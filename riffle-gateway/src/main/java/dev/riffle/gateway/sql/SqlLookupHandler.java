@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import dev.riffle.core.values.JsonValueSink;
-import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.AnswerWriting;
 import dev.riffle.gateway.http.ApiException;
 import dev.riffle.gateway.http.AsyncJsonAnswer;
@@ -13,6 +12,7 @@ import dev.riffle.gateway.http.InlineAnswerConnectionFactory;
 import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.JsonAnswer;
 import dev.riffle.gateway.http.MediaTypes;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.session.Sessions;

@@ -1,7 +1,7 @@
 package dev.riffle.gateway.sql;
 
-import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.ApiException;
+import dev.riffle.gateway.http.Paths;
 import dev.riffle.gateway.http.Render;
 import dev.riffle.gateway.http.Requests;
 import dev.riffle.server.session.RequestContext;

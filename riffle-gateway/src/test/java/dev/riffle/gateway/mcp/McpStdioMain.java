@@ -1,7 +1,7 @@
 package dev.riffle.gateway.mcp;
 
-import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.mcp.McpStdioServer;
+import dev.riffle.mcp.tool.McpLimits;
 
 /**
  * A process serving MCP over its stdin and stdout, as {@code riffle mcp} does, for tests that

@@ -5,10 +5,10 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.databind.JsonNode;
-import dev.riffle.gateway.http.Json;
 import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.values.ArrowValueReader;
 import dev.riffle.core.values.FlussValueSink;
+import dev.riffle.gateway.http.Json;
 import dev.riffle.gateway.http.Render;
 import java.io.IOException;
 import java.io.StringWriter;

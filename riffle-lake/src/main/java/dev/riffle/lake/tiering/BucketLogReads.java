@@ -3,8 +3,6 @@ package dev.riffle.lake.tiering;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.Riffle;
-import dev.riffle.core.rpc.FetchedRecords;
-import dev.riffle.core.rpc.LogFetcher;
 import dev.riffle.core.log.LogBatchHeader;
 import dev.riffle.core.read.BoundedLogReader;
 import dev.riffle.core.read.BucketOffsets;
@@ -12,6 +10,8 @@ import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
+import dev.riffle.core.rpc.FetchedRecords;
+import dev.riffle.core.rpc.LogFetcher;
 import dev.riffle.core.scan.ArrowLogScanner;
 import dev.riffle.core.scan.LogBatch;
 import java.time.Duration;

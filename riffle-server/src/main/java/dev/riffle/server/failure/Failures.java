@@ -14,9 +14,9 @@ import dev.riffle.core.exception.PartitionNotFoundException;
 import dev.riffle.core.exception.RemoteStorageUnavailableException;
 import dev.riffle.core.exception.TableNotFoundException;
 import dev.riffle.core.exception.UnsupportedTableException;
-import dev.riffle.core.rpc.FetchException;
 import dev.riffle.core.log.CorruptLogException;
 import dev.riffle.core.read.ReadTimeoutException;
+import dev.riffle.core.rpc.FetchException;
 import dev.riffle.core.rpc.FlussErrors;
 import dev.riffle.sql.statement.StatementStoppedException;
 import java.util.Optional;
@@ -150,7 +150,10 @@ public final class Failures {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_request", message);
         }
         if (e instanceof InvalidValueException) {
-            return failure(FailureKind.INVALID_ARGUMENT, "invalid_value", message);
+            // A cause says more finely how the value does not fit (out of range, not a number, not a
+            // regular expression), as it does when a statement computes such a value itself.
+            Optional<Failure> finer = e.getCause() == null ? Optional.empty() : StatementFault.of(e.getCause(), message);
+            return finer.orElseGet(() -> failure(FailureKind.INVALID_ARGUMENT, "invalid_value", message));
         }
         if (e instanceof InvalidStatementException) {
             return failure(FailureKind.INVALID_ARGUMENT, "invalid_statement", message);

@@ -2,6 +2,7 @@ package dev.riffle.server.failure;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.exception.LogExpiredException;
 import dev.riffle.core.exception.RemoteStorageUnavailableException;
 import java.io.IOException;
@@ -36,5 +37,21 @@ class FailuresTest {
         Failures.Failure internal = Failures.classify(new IllegalStateException("secret detail"));
         assertThat(internal.kind()).isEqualTo(FailureKind.INTERNAL);
         assertThat(internal.message()).doesNotContain("secret detail").contains("error id");
+    }
+
+    @Test
+    void aValueThatDoesNotFitIsCodedByHowWhenItsCauseSays() {
+        Exception outOfRange = new java.sql.SQLException("Error while executing SQL", new InvalidValueException(
+                "Value 300 (Integer) does not fit column b of type TINYINT", new ArithmeticException("out of range")));
+        assertThat(SqlFailures.classify(outOfRange, "INSERT ...").code()).isEqualTo("numeric_out_of_range");
+        Exception notANumber = new InvalidValueException("Value x (String) does not fit column i of type INT",
+                new NumberFormatException("For input string: \"x\""));
+        assertThat(Failures.classify(notANumber).code()).isEqualTo("invalid_text_representation");
+        Exception badPattern = new InvalidValueException("invalid regular expression: Unclosed group in '('",
+                new java.util.regex.PatternSyntaxException("Unclosed group", "(", 1));
+        assertThat(Failures.classify(badPattern).code()).isEqualTo("invalid_regular_expression");
+        Failures.Failure plain = Failures.classify(new InvalidValueException("null where INT NOT NULL is required"));
+        assertThat(plain.kind()).isEqualTo(FailureKind.INVALID_ARGUMENT);
+        assertThat(plain.code()).isEqualTo("invalid_value");
     }
 }

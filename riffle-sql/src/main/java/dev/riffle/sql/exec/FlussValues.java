@@ -1,5 +1,6 @@
 package dev.riffle.sql.exec;
 
+import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.values.FlussValueSink;
 import org.apache.fluss.types.DataType;
 import org.apache.fluss.types.DataTypeRoot;
@@ -26,7 +27,8 @@ public final class FlussValues {
      * Fluss's internal value for a Calcite value (a literal or a JDBC parameter, which may come as
      * another number class or as a string); null stays null.
      *
-     * @throws IllegalArgumentException when the value does not fit the column's type
+     * @throws InvalidValueException when the value does not fit the column's type (its cause says how, when a
+     *     parser or arithmetic said so)
      */
     public static Object toFluss(Object value, DataType type, String column) {
         return convert(value, type, column, true);
@@ -61,7 +63,7 @@ public final class FlussValues {
         try {
             CalciteValueReader.read(value, type, toColumn, sink);
         } catch (ArithmeticException | ClassCastException | NumberFormatException e) {
-            throw new IllegalArgumentException("Value " + value + " (" + value.getClass().getSimpleName()
+            throw new InvalidValueException("Value " + value + " (" + value.getClass().getSimpleName()
                     + ") does not fit column " + column + " of type " + type, e);
         }
         return sink.take();

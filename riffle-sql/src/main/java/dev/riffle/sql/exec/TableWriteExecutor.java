@@ -123,6 +123,8 @@ public final class TableWriteExecutor {
                 }
                 try {
                     chunk.add(toFluss(withExact(input.current(), converted, context)));
+                } catch (InvalidValueException e) {
+                    throw new InvalidValueException(describeFailure(converted, sent, e.getMessage()), e);
                 } catch (IllegalArgumentException e) {
                     throw new IllegalArgumentException(describeFailure(converted, sent, e.getMessage()), e);
                 }

@@ -1,5 +1,6 @@
 package dev.riffle.sql.pgcatalog;
 
+import dev.riffle.core.exception.InvalidValueException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.regex.Pattern;
@@ -23,7 +24,7 @@ final class RegexPatterns {
     private RegexPatterns() {}
 
     /**
-     * @throws IllegalArgumentException naming the pattern, when it is not a regular expression
+     * @throws InvalidValueException naming the pattern, when it is not a regular expression
      */
     static Pattern compile(String regex, boolean ignoreCase) {
         String key = (ignoreCase ? "i:" : "c:") + regex;
@@ -37,7 +38,7 @@ final class RegexPatterns {
         try {
             pattern = Pattern.compile(regex, ignoreCase ? Pattern.CASE_INSENSITIVE | Pattern.UNICODE_CASE : 0);
         } catch (PatternSyntaxException e) {
-            throw new IllegalArgumentException("invalid regular expression: " + e.getDescription() + " in '"
+            throw new InvalidValueException("invalid regular expression: " + e.getDescription() + " in '"
                     + regex + "'", e);
         }
         synchronized (COMPILED) {
