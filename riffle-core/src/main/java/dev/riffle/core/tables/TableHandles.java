@@ -37,8 +37,8 @@ import org.slf4j.LoggerFactory;
  * CompletableFuture<List<List<InternalRow>>> rows = handles.lookup(info).send(List.of(key));
  * }</pre>
  *
- * <p>Lookupers: a Fluss {@link org.apache.fluss.client.lookup.Lookuper} reuses its key encoder, so one must not be used by two
- * threads at once, and making one per request cost more than the rest of a point lookup's
+ * <p>Lookupers: a Fluss {@link org.apache.fluss.client.lookup.Lookuper} reuses its key encoder, so
+ * one must not be used by two threads at once, and making one per request cost more than the rest of a point lookup's
  * client-side work. Idle lookupers wait in a queue per table; a lookup takes one, sends its key
  * (encoded before {@code lookup} returns) and gives it back at once, while the answer is still on
  * its way.
