@@ -1,7 +1,5 @@
 package dev.riffle.mcp;
 
-import static java.util.Objects.requireNonNull;
-
 import dev.riffle.mcp.tool.McpLimits;
 import dev.riffle.mcp.tool.RiffleTool;
 import dev.riffle.server.principal.Credentials;

@@ -25,7 +25,6 @@ import java.util.ArrayList;
 import java.util.EnumMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.stream.Collectors;
 import org.apache.fluss.client.Connection;
 import org.apache.fluss.client.admin.Admin;
