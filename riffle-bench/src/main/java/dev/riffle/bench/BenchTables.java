@@ -34,9 +34,15 @@ final class BenchTables {
     static void create(Connection connection, int rows, int keys) throws Exception {
         try (Admin admin = connection.getAdmin()) {
             admin.createDatabase("bench", DatabaseDescriptor.EMPTY, true).get();
-            admin.createTable(EVENTS, TableDescriptor.builder().schema(Schema.newBuilder()
+            TableDescriptor.Builder events = TableDescriptor.builder().schema(Schema.newBuilder()
                     .column("id", DataTypes.BIGINT()).column("kind", DataTypes.STRING()).column("amount", DataTypes.DOUBLE())
-                    .build()).distributedBy(BUCKETS).build(), false).get();
+                    .build()).distributedBy(BUCKETS);
+            // -Dbench.eventsCompression=NONE (or LZ4_FRAME): the log's Arrow compression, to tell its share of a read.
+            String compression = System.getProperty("bench.eventsCompression", "");
+            if (!compression.isBlank()) {
+                events.property("table.log.arrow.compression.type", compression);
+            }
+            admin.createTable(EVENTS, events.build(), false).get();
             admin.createTable(ACCOUNTS, TableDescriptor.builder().schema(Schema.newBuilder()
                     .column("id", DataTypes.BIGINT()).column("owner", DataTypes.STRING()).primaryKey("id").build())
                     .distributedBy(BUCKETS).build(), false).get();

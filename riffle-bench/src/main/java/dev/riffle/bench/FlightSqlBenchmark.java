@@ -225,7 +225,7 @@ public final class FlightSqlBenchmark {
      * once it has served for a while, as {@link #warmUpForLookups} does for point queries.
      */
     private static void warmUpForScans(String bootstrap, String riffle, String floor, int rows) throws Exception {
-        for (int round = 1; round <= SERVER_WARMUP_ROUNDS; round++) {
+        for (int round = 1; round <= Integer.getInteger("bench.scanWarmups", SERVER_WARMUP_ROUNDS); round++) {
             double flight = run("child-scan-flight", bootstrap, riffle, rows, 0);
             double floorRate = run("child-scan-flight", bootstrap, floor, rows, 0);
             System.out.printf(Locale.ROOT, "server warm-up %d (not measured): scan %.2f M rows/s, floor %.2f M rows/s%n",

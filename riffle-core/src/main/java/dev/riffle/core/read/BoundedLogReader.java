@@ -126,6 +126,7 @@ public final class BoundedLogReader implements TableReader, LogTail {
         }
         BoundedLogReader reader = new BoundedLogReader(scanner, ownsScanner, stopOffsets, timeout);
         scanner.acquire(reader);
+        stopOffsets.forEach((bucket, stop) -> scanner.fetchUntilAsOwner(reader, bucket, stop));
         subscribed.forEach((bucket, position) -> reader.tracker.advance(bucket, position));
         reader.unsubscribeFinished();
         return reader;

@@ -115,6 +115,8 @@ public final class LogFetcher implements AutoCloseable {
     // Guarded by this.
     private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
     private final Map<TableBucket, Long> generations = new HashMap<>();
+    /** Where fetching a bucket ends, for the buckets a bounded read covers. */
+    private final Map<TableBucket, Long> stops = new HashMap<>();
     private final Map<Integer, Integer> requestsInFlight = new HashMap<>();
     private final Set<TableBucket> bucketsInFlight = new HashSet<>();
     private final Set<TableBucket> needMetadata = new HashSet<>();
@@ -158,6 +160,28 @@ public final class LogFetcher implements AutoCloseable {
         dropBuffered(bucket);
         positions.put(bucket, offset);
         generations.put(bucket, nextGeneration++);
+        stops.remove(bucket);
+    }
+
+    /**
+     * Ends the fetching of an assigned bucket at {@code stopOffset} (exclusive): once its position
+     * reaches it, no further fetch is sent. A bounded read needs nothing past its stop, and a fetch
+     * at the end of a log is held by the tablet server for up to {@link Config#maxWaitMs()} waiting
+     * for rows nobody would read.
+     *
+     * @throws IllegalArgumentException if the bucket is not assigned
+     */
+    public synchronized void fetchUntil(TableBucket bucket, long stopOffset) {
+        requireNonNull(bucket, "bucket is null");
+        if (!positions.containsKey(bucket)) {
+            throw new IllegalArgumentException(bucket + " is not assigned");
+        }
+        stops.put(bucket, stopOffset);
+    }
+
+    /** Lifts every stop that {@link #fetchUntil} set: assigned buckets are fetched on as their log grows. */
+    public synchronized void fetchWithoutStops() {
+        stops.clear();
     }
 
     /** Stops fetching a bucket; data already fetched for it is dropped. */
@@ -167,6 +191,7 @@ public final class LogFetcher implements AutoCloseable {
         positions.remove(bucket);
         generations.remove(bucket);
         needMetadata.remove(bucket);
+        stops.remove(bucket);
     }
 
     public synchronized Set<TableBucket> assigned() {
@@ -220,6 +245,7 @@ public final class LogFetcher implements AutoCloseable {
         closed = true;
         positions.clear();
         generations.clear();
+        stops.clear();
         completed.clear();
         bufferedBytes = 0;
         notifyAll();
@@ -298,7 +324,7 @@ public final class LogFetcher implements AutoCloseable {
         }
         Map<Integer, List<TableBucket>> byLeader = new LinkedHashMap<>();
         for (TableBucket bucket : positions.keySet()) {
-            if (bucketsInFlight.contains(bucket) || needMetadata.contains(bucket)) {
+            if (bucketsInFlight.contains(bucket) || needMetadata.contains(bucket) || reachedStop(bucket)) {
                 continue;
             }
             Optional<Integer> leader = leaders.leader(bucket);
@@ -321,6 +347,11 @@ public final class LogFetcher implements AutoCloseable {
             }
             groups.forEach(group -> sendFetch(leader, group));
         });
+    }
+
+    private boolean reachedStop(TableBucket bucket) {
+        Long stop = stops.get(bucket);
+        return stop != null && positions.get(bucket) >= stop;
     }
 
     private void sendFetch(int leader, List<TableBucket> buckets) {

@@ -235,7 +235,17 @@ public final class ArrowLogScanner implements AutoCloseable {
     public void release(Object reader) {
         if (owner == reader) {
             owner = null;
+            fetcher.fetchWithoutStops();
         }
+    }
+
+    /**
+     * On behalf of the reader that holds the scanner: fetches of {@code bucket} end at
+     * {@code stopOffset} (exclusive), until the reader releases the scanner.
+     */
+    public void fetchUntilAsOwner(Object reader, TableBucket bucket, long stopOffset) {
+        checkOwner(reader);
+        fetcher.fetchUntil(bucket, stopOffset);
     }
 
     /** Polls on behalf of the reader that holds the scanner. */

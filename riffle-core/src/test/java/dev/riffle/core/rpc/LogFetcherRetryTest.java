@@ -141,6 +141,39 @@ class LogFetcherRetryTest {
     }
 
     @Test
+    void aBucketFetchedUntilAStopAsksNothingPastItAndAsksOnOnceTheStopIsLifted() throws Exception {
+        FaultyCluster cluster = new FaultyCluster(1);
+        byte[] batch = batchOfFiveRows();
+        cluster.answers.add(() -> records(batch));
+        try (LogFetcher fetcher = new LogFetcher(cluster, TABLE, Optional.empty(), LogFetcher.Config.DEFAULT)) {
+            fetcher.assign(BUCKET, 0);
+            fetcher.fetchUntil(BUCKET, ROWS);
+            List<FetchedRecords> fetched = new ArrayList<>();
+            long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+            while (fetched.isEmpty() && System.nanoTime() < deadline) {
+                fetched.addAll(fetcher.poll(Duration.ofMillis(100)));
+            }
+            assertThat(fetched).hasSize(1);
+            pollFor(fetcher, Duration.ofMillis(300));
+            // The records reach the stop: no fetch waits at the server for rows after them.
+            assertThat(cluster.fetches).containsExactly("ts-1@0");
+
+            fetcher.fetchWithoutStops();
+            pollFor(fetcher, Duration.ofMillis(200));
+            assertThat(cluster.fetches).containsExactly("ts-1@0", "ts-1@5");
+        }
+    }
+
+    @Test
+    void aStopCanOnlyBeSetForAnAssignedBucket() {
+        try (LogFetcher fetcher = new LogFetcher(new FaultyCluster(1), TABLE, Optional.empty(),
+                LogFetcher.Config.DEFAULT)) {
+            assertThatThrownBy(() -> fetcher.fetchUntil(BUCKET, 3)).isInstanceOf(IllegalArgumentException.class)
+                    .hasMessageContaining("not assigned");
+        }
+    }
+
+    @Test
     void aLeaderThatNeverAnswersIsGivenUpOnAndTheBucketFetchedFromTheNextOne() throws Exception {
         FaultyCluster cluster = new FaultyCluster(1);
         cluster.leadersAfterRefresh.add(2);
