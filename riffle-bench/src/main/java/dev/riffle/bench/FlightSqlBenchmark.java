@@ -69,6 +69,9 @@ import org.apache.fluss.types.DataTypes;
  * </pre>
  * Arguments: scan rows (default 5,000,000), rounds (default 3), and optionally which parts to run
  * ({@code scan,lookup,ingest}, the default).
+ * {@code -Dbench.scanWarmups=N} sets how many unmeasured scans warm both servers first (default
+ * {@value #SERVER_WARMUP_ROUNDS}), and {@code -Dbench.eventsCompression=NONE} (or {@code LZ4_FRAME})
+ * the scanned table's log compression, to tell the JIT's and decompression's shares of a scan.
  *
  * <p>Before the measured point-query rounds, unmeasured ones warm the two servers (Riffle's and the
  * floor's, both in this JVM) until Riffle's p50 changes by less than 5% from one to the next (at
