@@ -113,7 +113,11 @@ public final class SqlStatements {
             String sql, List<Object> parameters, Optional<Map<BucketRef, Long>> part) throws SQLException {
         try {
             Prepared prepared = Prepared.of(lease, sql, parameters, request.schema());
-            if (!prepared.keyLookup() && !running.tryAdmit()) {
+            if (prepared.bareRead()) {
+                // Opening the reader asks Fluss and computes nothing; its batches take a place each
+                // (GuardedTableReader). The parts of one Flight scan so open at once, not in turns.
+                running.admitWhenComputing();
+            } else if (!prepared.keyLookup() && !running.tryAdmit()) {
                 // Wait for a place without keeping a SQL connection from the requests that have one.
                 lease.close();
                 lease = null;
@@ -182,6 +186,11 @@ public final class SqlStatements {
         /** Whether it is a point or prefix lookup: short work that never waits for a place. */
         boolean keyLookup() {
             return direct.isPresent() && direct.get().isKeyLookup();
+        }
+
+        /** Whether it reads a table directly and is no key lookup: its work is its batches. */
+        boolean bareRead() {
+            return direct.isPresent() && !direct.get().isKeyLookup();
         }
     }
 

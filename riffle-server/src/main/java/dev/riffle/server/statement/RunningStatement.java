@@ -91,6 +91,15 @@ public final class RunningStatement implements AutoCloseable {
         }
     }
 
+    /**
+     * Puts it under admission without taking a place now: it takes one with {@link #admit} each
+     * time it computes. For a bare read, whose opening only asks Fluss (offsets, metadata) and
+     * computes nothing that a place should wait for.
+     */
+    public synchronized void admitWhenComputing() {
+        admissible = true;
+    }
+
     /** Takes a place when one is free now; false when the statement would have to wait. */
     public synchronized boolean tryAdmit() {
         if (!admitted) {

@@ -44,6 +44,30 @@ class RunningStatementsTest {
     }
 
     @Test
+    void aStatementAdmittedWhenComputingTakesNoPlaceUntilItComputes() {
+        try (RunningStatements statements = new RunningStatements(TWO)) {
+            RunningStatement first = begin(statements, null);
+            RunningStatement second = begin(statements, null);
+            first.admit();
+            second.admit();
+            RunningStatement read = begin(statements, null);
+            read.admitWhenComputing(); // opening its reader waits for no place, though none is free
+            assertThat(read.admissible()).isTrue();
+            assertThat(read.admitted()).isFalse();
+            assertThat(statements.admitted()).isEqualTo(2);
+            first.close();
+            read.admit(); // its first batch takes the place that freed
+            assertThat(read.admitted()).isTrue();
+            assertThat(statements.admitted()).isEqualTo(2);
+            read.yieldPlace();
+            assertThat(statements.admitted()).isEqualTo(1);
+            read.close();
+            second.close();
+            assertThat(statements.admitted()).isZero();
+        }
+    }
+
+    @Test
     void aStatementWaitsBoundedlyInABoundedQueue() throws Exception {
         try (RunningStatements statements = new RunningStatements(TWO)) {
             RunningStatement first = begin(statements, null);
