@@ -5,7 +5,6 @@ import static java.util.Objects.requireNonNull;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import com.google.protobuf.Message;
-import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.flight.auth.PrincipalAuthenticator;
 import dev.riffle.flight.metadata.CatalogMetadata;
@@ -26,6 +25,7 @@ import dev.riffle.server.sql.SqlResult;
 import dev.riffle.server.sql.SqlStatements;
 import dev.riffle.sql.engine.InsertValues;
 import dev.riffle.sql.engine.StatementShape;
+import dev.riffle.sql.statement.BucketOffsets;
 import dev.riffle.sql.statement.LookedUpRows;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -213,7 +213,7 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
             listener.error(FlightErrors.toFlight(e, Optional.empty()));
             return;
         }
-        stream(context, query.sql(), query.parameters(), query.part().map(ScanPart::stops), key, listener);
+        stream(context, query.sql(), query.parameters(), query.part().map(ScanPart::offsets), key, listener);
     }
 
     @Override
@@ -571,14 +571,14 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
         }
         List<Optional<ScanPart>> parts = List.of(Optional.empty());
         if (shape.query() && endpointsPerScan > 1) {
-            Optional<Map<BucketRef, Long>> stops;
+            Optional<BucketOffsets> offsets;
             try (RequestContext request = open(context, "Flight SQL plan")) {
-                stops = SqlStatements.stopOffsets(request, sql, parameters);
+                offsets = SqlStatements.offsets(request, sql, parameters);
             } catch (java.sql.SQLException e) {
                 throw new SqlFailure(e);
             }
-            if (stops.isPresent() && stops.get().size() > 1) {
-                parts = ScanPart.split(stops.get(), endpointsPerScan).stream().map(Optional::of).toList();
+            if (offsets.isPresent() && offsets.get().stops().size() > 1) {
+                parts = ScanPart.split(offsets.get(), endpointsPerScan).stream().map(Optional::of).toList();
             }
         }
         List<FlightEndpoint> endpoints = new ArrayList<>();
@@ -654,7 +654,7 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
     }
 
     private void stream(CallContext context, String sql, List<Object> parameters,
-            Optional<Map<BucketRef, Long>> part, ByteString key, ServerStreamListener listener) {
+            Optional<BucketOffsets> part, ByteString key, ServerStreamListener listener) {
         AtomicBoolean cancelled = new AtomicBoolean();
         running.put(key, cancelled);
         long started = System.nanoTime();

@@ -2,7 +2,6 @@ package dev.riffle.server.sql;
 
 import static java.util.Objects.requireNonNull;
 
-import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
@@ -14,6 +13,7 @@ import dev.riffle.sql.ddl.DdlParser;
 import dev.riffle.sql.ddl.DdlStatement;
 import dev.riffle.sql.engine.ResultSetReader;
 import dev.riffle.sql.engine.StatementShape;
+import dev.riffle.sql.statement.BucketOffsets;
 import dev.riffle.sql.statement.DirectRead;
 import dev.riffle.sql.statement.ExecutionGuard;
 import dev.riffle.sql.statement.LookedUpRows;
@@ -21,7 +21,6 @@ import dev.riffle.sql.statement.SessionHost;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.fluss.metadata.TablePath;
@@ -51,7 +50,7 @@ public final class SqlStatements {
 
     /**
      * As {@link #run(RequestContext, String, List)}, reading only {@code part} of a statement that
-     * is a bare log or changelog read: those buckets, each up to its offset (see {@link #stopOffsets}).
+     * is a bare log or changelog read: those buckets, each between its offsets (see {@link #offsets}).
      *
      * <p>Every statement runs under its request's deadline and can be cancelled through its
      * request ({@link RequestContext#beginStatement}); while it runs it is listed among the
@@ -59,7 +58,7 @@ public final class SqlStatements {
      * under the server's admission, without holding a SQL connection meanwhile.
      */
     public static SqlResult run(RequestContext request, String sql, List<Object> parameters,
-            Optional<Map<BucketRef, Long>> part) throws SQLException {
+            Optional<BucketOffsets> part) throws SQLException {
         requireNonNull(request, "request is null");
         requireNonNull(sql, "sql is null");
         requireNonNull(parameters, "parameters is null");
@@ -80,7 +79,7 @@ public final class SqlStatements {
     }
 
     private static SqlResult run(RequestContext request, RunningStatement running, String sql,
-            List<Object> parameters, Optional<Map<BucketRef, Long>> part) throws SQLException {
+            List<Object> parameters, Optional<BucketOffsets> part) throws SQLException {
         SqlConnections.Lease lease = request.session().sql().borrow(request.dialect());
         Optional<DdlStatement> ddlStatement;
         try {
@@ -110,7 +109,7 @@ public final class SqlStatements {
     }
 
     private static SqlResult query(RequestContext request, RunningStatement running, SqlConnections.Lease lease,
-            String sql, List<Object> parameters, Optional<Map<BucketRef, Long>> part) throws SQLException {
+            String sql, List<Object> parameters, Optional<BucketOffsets> part) throws SQLException {
         try {
             Prepared prepared = Prepared.of(lease, sql, parameters, request.schema());
             if (prepared.bareRead()) {
@@ -284,12 +283,13 @@ public final class SqlStatements {
     }
 
     /**
-     * Where {@code sql} would stop reading in each bucket, when it is a bare log or changelog read
-     * (no computation over the rows, no row limit), captured now: the statement can then be read
-     * in parts by bucket, each part by any server, every row once.
+     * Where {@code sql} would start and stop reading in each bucket, when it is a bare log or
+     * changelog read (no computation over the rows, no row limit), captured now: the statement can
+     * then be read in parts by bucket, each part by any server, every row once, and no part asks
+     * Fluss for offsets again.
      */
-    public static Optional<Map<BucketRef, Long>> stopOffsets(RequestContext request, String sql,
-            List<Object> parameters) throws SQLException {
+    public static Optional<BucketOffsets> offsets(RequestContext request, String sql, List<Object> parameters)
+            throws SQLException {
         requireNonNull(request, "request is null");
         checkLength(request, sql);
         try {
@@ -302,7 +302,7 @@ public final class SqlStatements {
         try (SqlConnections.Lease lease = request.session().sql().borrow(request.dialect())) {
             PreparedStatement statement = lease.prepare(sql, request.schema());
             Optional<DirectRead> direct = DirectRead.of(statement);
-            return direct.isEmpty() ? Optional.empty() : direct.get().stopOffsets(
+            return direct.isEmpty() ? Optional.empty() : direct.get().offsets(
                     TemporalParameters.typed(statement.getParameterMetaData(), parameters), request.allocator());
         }
     }

@@ -8,6 +8,7 @@ import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.read.ReadBuilder;
 import dev.riffle.core.read.ReadIntent;
 import dev.riffle.core.read.ReadPath;
+import dev.riffle.core.read.StartingOffsets;
 import dev.riffle.core.read.StoppingOffsets;
 import dev.riffle.core.reader.SelectingReader;
 import dev.riffle.core.reader.TableReader;
@@ -15,6 +16,7 @@ import dev.riffle.core.tables.TableHandles;
 import dev.riffle.core.types.ArrowTypeMapping;
 import dev.riffle.core.values.FlussValueReader;
 import dev.riffle.sql.plan.ReadPlan;
+import dev.riffle.sql.statement.BucketOffsets;
 import dev.riffle.sql.statement.DirectRead;
 import dev.riffle.sql.statement.LookedUpRows;
 import java.util.ArrayList;
@@ -134,7 +136,7 @@ public final class PlannedDirectRead implements DirectRead {
     }
 
     @Override
-    public Optional<Map<BucketRef, Long>> stopOffsets(List<Object> parameters, BufferAllocator allocator) {
+    public Optional<BucketOffsets> offsets(List<Object> parameters, BufferAllocator allocator) {
         ParameterValues context = new ParameterValues(parameters);
         long limit = Bindings.limit(plan, context);
         if (limit != Long.MAX_VALUE) {
@@ -144,11 +146,13 @@ public final class PlannedDirectRead implements DirectRead {
         if (read.isEmpty() || (read.get().path() != ReadPath.LOG_SCAN && read.get().path() != ReadPath.CHANGELOG_SCAN)) {
             return Optional.empty();
         }
-        return Optional.of(read.get().stopOffsets());
+        // Stops first: rows that arrive while the starts are listed stay out, as in a read's own start.
+        Map<BucketRef, Long> stops = read.get().stopOffsets();
+        return Optional.of(new BucketOffsets(read.get().startOffsets(), stops));
     }
 
     @Override
-    public TableReader open(List<Object> parameters, BufferAllocator allocator, Map<BucketRef, Long> part) {
+    public TableReader open(List<Object> parameters, BufferAllocator allocator, BucketOffsets part) {
         requireNonNull(allocator, "allocator is null");
         requireNonNull(part, "part is null");
         ParameterValues context = new ParameterValues(parameters);
@@ -158,7 +162,10 @@ public final class PlannedDirectRead implements DirectRead {
         if (read.intent() == ReadIntent.CURRENT && read.path() == ReadPath.LOG_SCAN) {
             read = read.log(); // a log table's current rows are its log; a part of it is a range of it
         }
-        return new SelectingReader(read.until(StoppingOffsets.explicit(part)).createReader(), BatchFilter.all(), limit,
-                columns, names);
+        read = read.until(StoppingOffsets.explicit(part.stops()));
+        if (!part.starts().isEmpty()) {
+            read = read.from(StartingOffsets.explicit(part.starts())); // captured with the stops: no ListOffsets now
+        }
+        return new SelectingReader(read.createReader(), BatchFilter.all(), limit, columns, names);
     }
 }

@@ -1,11 +1,9 @@
 package dev.riffle.sql.statement;
 
-import dev.riffle.core.read.BucketRef;
 import dev.riffle.core.reader.TableReader;
 import java.sql.PreparedStatement;
 import java.sql.SQLException;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import org.apache.arrow.memory.BufferAllocator;
@@ -92,12 +90,13 @@ public interface DirectRead {
     Optional<CompletableFuture<LookedUpRows>> lookUpWithoutWaiting(List<Object> parameters);
 
     /**
-     * Where this read, with these parameters, would stop in each bucket, when it is a log or
-     * changelog read without a row limit: a read that can be cut into parts by buckets
-     * ({@link #open(List, BufferAllocator, Map)}), each part reading its buckets up to these offsets.
+     * Where this read, with these parameters, would start and stop in each bucket, captured now,
+     * when it is a log or changelog read without a row limit: a read that can be cut into parts by
+     * buckets ({@link #open(List, BufferAllocator, BucketOffsets)}), each part reading its buckets
+     * between these offsets without asking Fluss for them again.
      */
-    Optional<Map<BucketRef, Long>> stopOffsets(List<Object> parameters, BufferAllocator allocator);
+    Optional<BucketOffsets> offsets(List<Object> parameters, BufferAllocator allocator);
 
-    /** One part of the read: the buckets of {@code part}, each up to its offset (see {@link #stopOffsets}). */
-    TableReader open(List<Object> parameters, BufferAllocator allocator, Map<BucketRef, Long> part);
+    /** One part of the read: the buckets of {@code part}, each between its offsets (see {@link #offsets}). */
+    TableReader open(List<Object> parameters, BufferAllocator allocator, BucketOffsets part);
 }
