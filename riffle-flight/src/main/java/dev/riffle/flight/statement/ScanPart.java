@@ -58,11 +58,6 @@ public record ScanPart(BucketOffsets offsets) {
         return dealt;
     }
 
-    /** The buckets of this part and where each stops (exclusive). */
-    public Map<BucketRef, Long> stops() {
-        return offsets.stops();
-    }
-
     JsonNode toJson(ObjectMapper json) {
         ObjectNode node = json.createObjectNode();
         ArrayNode list = node.putArray("buckets");
