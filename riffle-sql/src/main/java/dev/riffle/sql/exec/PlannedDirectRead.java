@@ -148,7 +148,11 @@ public final class PlannedDirectRead implements DirectRead {
         }
         // Stops first: rows that arrive while the starts are listed stay out, as in a read's own start.
         Map<BucketRef, Long> stops = read.get().stopOffsets();
-        return Optional.of(new BucketOffsets(read.get().startOffsets(), stops));
+        Map<BucketRef, Long> starts = read.get().startOffsets();
+        // Each call lists a partitioned table's partitions anew: a partition made or dropped in
+        // between leaves starts for other buckets than the stops. The parts then find their own
+        // starts when they open, as before starts were carried.
+        return Optional.of(new BucketOffsets(starts.keySet().equals(stops.keySet()) ? starts : Map.of(), stops));
     }
 
     @Override
