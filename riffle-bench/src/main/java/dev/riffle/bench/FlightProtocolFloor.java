@@ -5,10 +5,14 @@ import static java.util.Objects.requireNonNull;
 import com.google.protobuf.Any;
 import com.google.protobuf.ByteString;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
+import org.apache.arrow.compression.ZstdCompressionCodec;
 import org.apache.arrow.flight.CallStatus;
+import org.apache.arrow.flight.EncodedBatchSender;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
@@ -52,6 +56,12 @@ import org.apache.arrow.vector.types.pojo.Schema;
  */
 final class FlightProtocolFloor implements AutoCloseable {
     private static final String SCAN = "scan:";
+    /**
+     * With this system property true the floor sends its held rows as ZSTD-compressed record
+     * batches (compressed once, before the rounds; the client decompresses them): what a server
+     * forwarding Fluss's stored batches as they are would put on the wire.
+     */
+    static final String WIRE_ZSTD = "bench.floorWireZstd";
     private static final Schema PARAMETERS = new Schema(List.of(Field.nullable("id", new ArrowType.Int(64, true))));
     private static final Schema ROWS = new Schema(List.of(Field.nullable("owner", ArrowType.Utf8.INSTANCE)));
 
@@ -77,6 +87,18 @@ final class FlightProtocolFloor implements AutoCloseable {
     void holdScan(List<VectorSchemaRoot> batches, int endpoints) {
         producer.scan = List.copyOf(batches);
         producer.endpoints = endpoints;
+        if (Boolean.getBoolean(WIRE_ZSTD)) {
+            List<ArrowRecordBatch> compressed = new ArrayList<>();
+            long bytes = 0;
+            for (VectorSchemaRoot root : batches) {
+                ArrowRecordBatch batch = new VectorUnloader(root, true, new ZstdCompressionCodec(), true).getRecordBatch();
+                bytes += batch.computeBodyLength();
+                compressed.add(batch);
+            }
+            System.out.printf(Locale.ROOT, "the floor sends its %d batches ZSTD-compressed (%s): %,d bytes%n",
+                    compressed.size(), WIRE_ZSTD, bytes);
+            producer.compressed = List.copyOf(compressed);
+        }
     }
 
     Location location() {
@@ -88,6 +110,7 @@ final class FlightProtocolFloor implements AutoCloseable {
         server.shutdown();
         server.awaitTermination();
         producer.scan.forEach(VectorSchemaRoot::close);
+        producer.compressed.forEach(ArrowRecordBatch::close);
     }
 
     /** Binds keep the key per handle; the ticket carries it; DoGet answers "owner-KEY". */
@@ -96,6 +119,8 @@ final class FlightProtocolFloor implements AutoCloseable {
         private final Map<ByteString, Long> bound = new ConcurrentHashMap<>();
         private volatile List<VectorSchemaRoot> scan = List.of();
         private volatile int endpoints = 1;
+        /** Empty unless the floor sends compressed batches; the same rows as {@link #scan}. */
+        private volatile List<ArrowRecordBatch> compressed = List.of();
 
         Producer(BufferAllocator allocator) {
             this.allocator = requireNonNull(allocator, "allocator is null");
@@ -150,7 +175,7 @@ final class FlightProtocolFloor implements AutoCloseable {
             if (scan.isEmpty()) {
                 throw CallStatus.INVALID_ARGUMENT.withDescription("no rows held").toRuntimeException();
             }
-            List<FlightEndpoint> parts = new java.util.ArrayList<>();
+            List<FlightEndpoint> parts = new ArrayList<>();
             for (int part = 0; part < endpoints; part++) {
                 parts.add(new FlightEndpoint(new Ticket(Any.pack(TicketStatementQuery.newBuilder()
                         .setStatementHandle(ByteString.copyFromUtf8(SCAN + part)).build()).toByteArray())));
@@ -180,6 +205,19 @@ final class FlightProtocolFloor implements AutoCloseable {
 
         /** Every {@code endpoints}-th held batch from {@code part}, loaded into one root without a copy. */
         private void streamHeld(int part, ServerStreamListener listener) {
+            if (!compressed.isEmpty()) {
+                try (VectorSchemaRoot root = VectorSchemaRoot.create(scan.get(0).getSchema(), allocator)) {
+                    listener.start(root);
+                    for (int i = part; i < compressed.size(); i += endpoints) {
+                        ArrowRecordBatch held = compressed.get(i);
+                        // A second reference to the held buffers, which the sent message releases.
+                        EncodedBatchSender.send(listener, new ArrowRecordBatch(held.getLength(), held.getNodes(),
+                                held.getBuffers(), held.getBodyCompression(), true));
+                    }
+                    listener.completed();
+                }
+                return;
+            }
             try (VectorSchemaRoot root = VectorSchemaRoot.create(scan.get(0).getSchema(), allocator)) {
                 listener.start(root);
                 VectorLoader loader = new VectorLoader(root);

@@ -5,7 +5,9 @@ import dev.riffle.core.Riffle;
 import dev.riffle.core.reader.ReadBatch;
 import dev.riffle.core.reader.TableReader;
 import dev.riffle.flight.FlightSqlServer;
+import dev.riffle.flight.statement.AcceptedCompression;
 import dev.riffle.local.LocalCluster;
+import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.nio.charset.StandardCharsets;
@@ -20,11 +22,14 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.arrow.flight.CallOption;
+import org.apache.arrow.flight.FlightCallHeaders;
 import org.apache.arrow.flight.FlightClient;
 import org.apache.arrow.flight.FlightDescriptor;
 import org.apache.arrow.flight.FlightEndpoint;
 import org.apache.arrow.flight.FlightInfo;
 import org.apache.arrow.flight.FlightStream;
+import org.apache.arrow.flight.HeaderCallOption;
 import org.apache.arrow.flight.Location;
 import org.apache.arrow.flight.SyncPutListener;
 import org.apache.arrow.flight.sql.FlightSqlClient;
@@ -72,6 +77,8 @@ import org.apache.fluss.types.DataTypes;
  * {@code -Dbench.scanWarmups=N} sets how many unmeasured scans warm both servers first (default
  * {@value #SERVER_WARMUP_ROUNDS}), and {@code -Dbench.eventsCompression=NONE} (or {@code LZ4_FRAME})
  * the scanned table's log compression, to tell the JIT's and decompression's shares of a scan.
+ * {@code -Dbench.floorWireZstd=true} makes the floor send its rows as ZSTD-compressed batches, as a
+ * server forwarding Fluss's stored batches would (see {@link FlightProtocolFloor}).
  *
  * <p>Before the measured point-query rounds, unmeasured ones warm the two servers (Riffle's and the
  * floor's, both in this JVM) until Riffle's p50 changes by less than 5% from one to the next (at
@@ -92,6 +99,13 @@ public final class FlightSqlBenchmark {
     private static final int INGEST_BATCH = 65_536;
 
     private FlightSqlBenchmark() {}
+
+    /**
+     * What the scan's client names in {@link AcceptedCompression#HEADER}: {@code zstd} (it has
+     * {@code arrow-compression}), so Riffle sends it the stored batches as they are;
+     * {@code -Dbench.flightAccept=} (empty) measures a client that does not say so.
+     */
+    private static final String ACCEPTED_COMPRESSION = System.getProperty("bench.flightAccept", "zstd");
 
     public static void main(String[] args) throws Exception {
         if (args.length > 0 && args[0].startsWith("child-")) {
@@ -138,6 +152,9 @@ public final class FlightSqlBenchmark {
                     serverMetrics.clear();
                     scanFlight.add(run("child-scan-flight", bootstrap, location, rows, round));
                     printServerTimes(serverMetrics);
+                    Counter stored = serverMetrics.find("riffle_flight_stored_batches").counter();
+                    System.out.printf(Locale.ROOT, "    batches Riffle sent as Fluss stored them (the client accepts"
+                            + " '%s'): %.0f%n", ACCEPTED_COMPRESSION, stored == null ? 0.0 : stored.count());
                     scanFloor.add(run("child-scan-flight", bootstrap, floor.location().getUri().toString(), rows, round));
                     System.out.printf(Locale.ROOT, "round %d: scan %.2fx (protocol floor %.2fx; Flight SQL / floor %.2fx)%n",
                             round, scanFlight.get(round - 1) / scanRiffle.get(round - 1),
@@ -253,7 +270,7 @@ public final class FlightSqlBenchmark {
     private static double run(String mode, String bootstrap, String location, int rows, int round) throws Exception {
         long serverCpu = CpuTime.processNanos();
         double result = ClientJvm.run(FlightSqlBenchmark.class, List.of(mode, bootstrap, location, Integer.toString(rows),
-                Integer.toString(round)), "execute ", "pass ");
+                Integer.toString(round), ACCEPTED_COMPRESSION), "execute ", "pass ");
         if (mode.startsWith("child-scan")) {
             System.out.printf(Locale.ROOT, "    cluster + server JVM CPU %.2f s over the client's passes%n",
                     (CpuTime.processNanos() - serverCpu) / 1e9);
@@ -269,7 +286,7 @@ public final class FlightSqlBenchmark {
         int round = Integer.parseInt(args[4]);
         switch (mode) {
             case "child-scan-riffle" -> scanRiffle(bootstrap, rows);
-            case "child-scan-flight" -> scanFlight(location, rows);
+            case "child-scan-flight" -> scanFlight(location, rows, args[5]);
             case "child-lookup-java" -> LookuperBaseline.measure(bootstrap, KEYS, WARMUP, LOOKUPS);
             case "child-lookup-flight" -> lookupFlight(location);
             case "child-ingest-java" -> ingestJava(bootstrap, round);
@@ -288,7 +305,9 @@ public final class FlightSqlBenchmark {
                 try (TableReader reader = riffle.table("bench.events").read().createReader()) {
                     while (reader.hasNext()) {
                         try (ReadBatch batch = reader.next()) {
-                            rows += batch.rowCount();
+                            // The rows decoded, as a client that uses them has them (a batch read
+                            // from the log is decoded when its root is first asked for).
+                            rows += batch.root().getRowCount();
                         }
                     }
                 }
@@ -298,14 +317,19 @@ public final class FlightSqlBenchmark {
         }
     }
 
-    private static void scanFlight(Location location, int expected) throws Exception {
+    private static void scanFlight(Location location, int expected, String accepted) throws Exception {
         try (BufferAllocator allocator = new RootAllocator();
                 FlightClient client = FlightClient.builder(allocator, location).build()) {
             FlightSqlClient sql = new FlightSqlClient(client);
+            FlightCallHeaders headers = new FlightCallHeaders();
+            if (!accepted.isEmpty()) {
+                headers.insert(AcceptedCompression.HEADER, accepted);
+            }
+            CallOption header = new HeaderCallOption(headers);
             for (int pass = 1; pass <= ScanPasses.PASSES; pass++) {
                 long started = System.nanoTime();
                 long cpu = CpuTime.processNanos();
-                FlightInfo info = sql.execute("SELECT * FROM bench.events");
+                FlightInfo info = sql.execute("SELECT * FROM bench.events", header);
                 long planned = System.nanoTime();
                 AtomicLong firstBatch = new AtomicLong(Long.MAX_VALUE);
                 AtomicLong batches = new AtomicLong();
@@ -315,7 +339,7 @@ public final class FlightSqlBenchmark {
                 for (FlightEndpoint endpoint : info.getEndpoints()) {
                     parts.add(pool.submit(() -> {
                         long read = 0;
-                        try (FlightStream stream = sql.getStream(endpoint.getTicket())) {
+                        try (FlightStream stream = sql.getStream(endpoint.getTicket(), header)) {
                             while (stream.next()) {
                                 firstBatch.accumulateAndGet(System.nanoTime(), Math::min);
                                 batches.incrementAndGet();

@@ -10,8 +10,9 @@ import java.util.function.Supplier;
 
 /**
  * Per-command metrics of the Flight SQL server in the process's registry (the gateway's
- * {@code /metrics} shows them): {@code riffle_flight_calls_seconds{command, outcome}} and
- * {@code riffle_flight_rows_total{command}}.
+ * {@code /metrics} shows them): {@code riffle_flight_calls_seconds{command, outcome}},
+ * {@code riffle_flight_rows_total{command}}, and {@code riffle_flight_stored_batches_total}: the
+ * batches DoGets sent as Fluss stored them, without decoding them.
  */
 final class FlightMetrics {
     private final MeterRegistry registry;
@@ -25,6 +26,12 @@ final class FlightMetrics {
                 .register(registry).record(System.nanoTime() - startedNanos, TimeUnit.NANOSECONDS);
         if (rows > 0) {
             Counter.builder("riffle_flight_rows").tag("command", command).register(registry).increment(rows);
+        }
+    }
+
+    void storedBatches(long batches) {
+        if (batches > 0) {
+            Counter.builder("riffle_flight_stored_batches").register(registry).increment(batches);
         }
     }
 

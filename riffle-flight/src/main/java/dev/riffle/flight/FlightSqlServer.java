@@ -3,6 +3,7 @@ package dev.riffle.flight;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.flight.auth.PrincipalAuthenticator;
+import dev.riffle.flight.statement.AcceptedCompression;
 import dev.riffle.flight.statement.TicketSigner;
 import dev.riffle.server.ServerBuilder;
 import dev.riffle.server.ServerRuntime;
@@ -168,6 +169,7 @@ public final class FlightSqlServer implements AutoCloseable {
                 Location listen = tls ? Location.forGrpcTls(host(), port()) : Location.forGrpcInsecure(host(), port());
                 FlightServer.Builder server = FlightServer.builder(allocator, listen, producer);
                 authenticator.ifPresent(server::headerAuthenticator);
+                server.middleware(AcceptedCompression.KEY, new AcceptedCompression.Factory());
                 if (tls) {
                     server.useTls(tlsCertificate.get(), tlsKey.get());
                 }

@@ -9,6 +9,7 @@ import dev.riffle.core.reader.TableReader;
 import dev.riffle.flight.auth.PrincipalAuthenticator;
 import dev.riffle.flight.metadata.CatalogMetadata;
 import dev.riffle.flight.metadata.TypeInfo;
+import dev.riffle.flight.statement.AcceptedCompression;
 import dev.riffle.flight.statement.LookupsAhead;
 import dev.riffle.flight.statement.ParameterRows;
 import dev.riffle.flight.statement.PreparedStatements;
@@ -665,8 +666,9 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
             Optional<LookedUpRows> found = ahead.isPresent() ? foundAhead(request, ahead.get()) : Optional.empty();
             if (found.isPresent()) {
                 try (TableReader reader = found.get().reader(request.allocator())) {
-                    long sent = ResultStream.send(reader, listener, cancelled::get, request.limits().scanTimeout());
-                    metrics.record(command, started, true, sent);
+                    ResultStream.Sent sent = ResultStream.send(reader, listener, cancelled::get,
+                            request.limits().scanTimeout(), AcceptedCompression.of(context));
+                    metrics.record(command, started, true, sent.rows());
                 }
                 return;
             }
@@ -682,8 +684,10 @@ final class RiffleFlightSqlProducer implements FlightSqlProducer {
                     throw CallStatus.INVALID_ARGUMENT.withDescription("The statement answers no rows; send it as an"
                             + " update (executeUpdate, CommandStatementUpdate)").toRuntimeException();
                 }
-                long sent = ResultStream.send(rows.reader(), listener, cancelled::get, request.limits().scanTimeout());
-                metrics.record("DoGet", started, true, sent);
+                ResultStream.Sent sent = ResultStream.send(rows.reader(), listener, cancelled::get,
+                        request.limits().scanTimeout(), AcceptedCompression.of(context));
+                metrics.record("DoGet", started, true, sent.rows());
+                metrics.storedBatches(sent.storedBatches());
             }
         } catch (RuntimeException e) {
             metrics.record(command, started, false, 0);

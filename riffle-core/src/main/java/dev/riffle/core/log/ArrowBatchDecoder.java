@@ -40,6 +40,17 @@ public final class ArrowBatchDecoder {
 
     /** A new root, owned by the caller, holding the rows of {@code header}'s batch. */
     public VectorSchemaRoot decode(ByteBuffer records, LogBatchHeader header) {
+        try (ArrowRecordBatch batch = read(records, header)) {
+            return load(batch);
+        }
+    }
+
+    /**
+     * The Arrow record batch of {@code header}'s batch as Fluss stored it, owned by the caller: its
+     * buffers copied out of {@code records} but not decompressed or loaded into vectors, for
+     * {@link #load} later or for sending on as it is.
+     */
+    public ArrowRecordBatch read(ByteBuffer records, LogBatchHeader header) {
         requireNonNull(records, "records is null");
         requireNonNull(header, "header is null");
         // Fluss writes the IPC continuation marker first. Checking it catches a batch whose header
@@ -63,20 +74,25 @@ public final class ArrowBatchDecoder {
         if (batch == null) {
             throw new CorruptLogException(describe(header) + " has no Arrow record batch");
         }
-        try (batch) {
-            if (batch.getLength() != header.recordCount()) {
-                throw new CorruptLogException(describe(header) + " declares " + header.recordCount()
-                        + " records but its Arrow data holds " + batch.getLength());
-            }
-            VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
-            try {
-                new VectorLoader(root, FlussCompression.INSTANCE).load(batch);
-            } catch (RuntimeException e) {
-                root.close();
-                throw e;
-            }
-            return root;
+        if (batch.getLength() != header.recordCount()) {
+            batch.close();
+            throw new CorruptLogException(describe(header) + " declares " + header.recordCount()
+                    + " records but its Arrow data holds " + batch.getLength());
         }
+        return batch;
+    }
+
+    /** A new root, owned by the caller, holding {@code batch}'s rows (decompressed); the batch stays the caller's. */
+    public VectorSchemaRoot load(ArrowRecordBatch batch) {
+        requireNonNull(batch, "batch is null");
+        VectorSchemaRoot root = VectorSchemaRoot.create(schema, allocator);
+        try {
+            new VectorLoader(root, FlussCompression.INSTANCE).load(batch);
+        } catch (RuntimeException e) {
+            root.close();
+            throw e;
+        }
+        return root;
     }
 
     private static String describe(LogBatchHeader header) {

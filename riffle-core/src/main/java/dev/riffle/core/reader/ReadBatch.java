@@ -33,6 +33,14 @@ public interface ReadBatch extends AutoCloseable {
     /** Where in the log the rows came from, when they came from one bucket's log (not from a lake or a merge). */
     Optional<LogRange> logRange();
 
+    /**
+     * The rows as Fluss stored them, while they are exactly one stored batch that has not been
+     * decoded yet: calling {@link #root()} decodes them and ends this. Empty for every other batch.
+     */
+    default Optional<StoredBatch> stored() {
+        return Optional.empty();
+    }
+
     @Override
     void close();
 

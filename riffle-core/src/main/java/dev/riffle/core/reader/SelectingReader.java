@@ -36,6 +36,8 @@ public final class SelectingReader implements TableReader {
     private final BatchFilter filter;
     private final int[] outputColumns;
     private final Schema schema;
+    /** Whether a batch whose rows all fit under the limit leaves as it came (filter, columns and names all the source's). */
+    private final boolean passesWhole;
     private long remaining;
     private ReadBatch pending;
     /** Set once the limit is reached inside a batch that had rows left. */
@@ -69,6 +71,20 @@ public final class SelectingReader implements TableReader {
             throw new IllegalArgumentException(names.size() + " names for " + outputColumns.length + " columns");
         }
         this.schema = selectedSchema(source.schema(), outputColumns, names);
+        this.passesWhole = filter.acceptsAll() && isIdentity(this.outputColumns, source.schema().getFields().size())
+                && schema.equals(source.schema());
+    }
+
+    private static boolean isIdentity(int[] columns, int sourceColumns) {
+        if (columns.length != sourceColumns) {
+            return false;
+        }
+        for (int i = 0; i < columns.length; i++) {
+            if (columns[i] != i) {
+                return false;
+            }
+        }
+        return true;
     }
 
     /** The schema of {@code outputColumns} of {@code source}, renamed to {@code names}: what this reader answers in. */
@@ -101,7 +117,16 @@ public final class SelectingReader implements TableReader {
     @Override
     public boolean hasNext() {
         while (pending == null && !closed && remaining > 0 && source.hasNext()) {
-            try (ReadBatch batch = source.next()) {
+            ReadBatch batch = source.next();
+            if (passesWhole && batch.rowCount() > 0 && batch.rowCount() <= remaining) {
+                // Handed on as it is, not moved into a new root: a batch still as Fluss stored it
+                // stays so (ReadBatch.stored) for a server that sends it on undecoded.
+                remaining -= batch.rowCount();
+                rowsLeftInBatch = false;
+                pending = batch;
+                break;
+            }
+            try (batch) {
                 pending = select(batch);
             }
         }

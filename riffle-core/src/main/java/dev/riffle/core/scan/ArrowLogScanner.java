@@ -16,6 +16,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
@@ -91,6 +92,11 @@ public final class ArrowLogScanner implements AutoCloseable {
     /** Whole-row decoders for batches written with another schema id, by that id. */
     private final Map<Integer, ArrowBatchDecoder> writerDecoders = new HashMap<>();
     private final Schema schema;
+    /**
+     * Whether a batch written with the table's current schema comes out as Fluss stored it (every
+     * column in table order, nothing added): such batches are kept undecoded until asked for.
+     */
+    private final boolean keepsStored;
     private final Map<TableBucket, Long> positions = new LinkedHashMap<>();
     private final Map<Long, String> partitionNames = new HashMap<>();
     /** Fetched answers not yet decoded, in the order they arrived. */
@@ -135,6 +141,8 @@ public final class ArrowLogScanner implements AutoCloseable {
         this.fetcher = new LogFetcher(connection, table,
                 serverProjects ? projection.serverProjection() : Optional.empty(), fetchConfig);
         this.schema = outputSchema(decoder.schema(), projection, changelogColumns);
+        this.keepsStored = !changelogColumns && !projection.pushdown()
+                && Arrays.equals(projection.outputOrder(), identity()) && decoder.schema().equals(schema);
     }
 
     /** The schema of every batch this scanner returns. */
@@ -351,6 +359,11 @@ public final class ArrowLogScanner implements AutoCloseable {
 
     private LogBatch decode(FetchedRecords records, LogBatchHeader header, long position) {
         TableBucket bucket = records.bucket();
+        if (keepsStored && !records.serverProjected() && header.schemaId() == table.getSchemaId()
+                && position <= header.baseOffset()) {
+            return LogBatch.stored(bucket, partitionName(bucket), header.baseOffset(), header.commitTimestamp(), schema,
+                    fullDecoder.read(records.records(), header), fullDecoder::load);
+        }
         // A server-projected batch holds the fetched columns whatever schema wrote it: the
         // projection is pushed only when those columns sit at the same positions in every schema.
         VectorSchemaRoot root;
