@@ -96,8 +96,13 @@ public final class LogBatch implements ReadBatch {
     @Override
     public VectorSchemaRoot root() {
         if (root == null) {
-            try (ArrowRecordBatch batch = stored.batch()) {
-                stored = null;
+            if (stored == null) {
+                throw new IllegalStateException(this + " has no rows: it was closed, or decoding it failed");
+            }
+            // The stored batch is given up first: a batch that fails to decode has no rows left to hold.
+            StoredBatch held = stored;
+            stored = null;
+            try (ArrowRecordBatch batch = held.batch()) {
                 root = decoder.apply(batch);
             }
         }
@@ -117,7 +122,10 @@ public final class LogBatch implements ReadBatch {
     /** The bytes of the rows' Arrow buffers, decoded: a batch still as stored counts what decoding it will take. */
     @Override
     public long bufferBytes() {
-        return root == null ? stored.decodedBytes() : ReadBatch.super.bufferBytes();
+        if (root != null) {
+            return ReadBatch.super.bufferBytes();
+        }
+        return stored == null ? 0 : stored.decodedBytes();
     }
 
     /** Every offset from {@code baseOffset} to {@link #endOffset()}, one row each. */
@@ -168,7 +176,7 @@ public final class LogBatch implements ReadBatch {
 
     @Override
     public String toString() {
-        return "LogBatch[" + bucket + ", offsets " + baseOffset + " to " + endOffset() + (root == null ? ", stored" : "")
-                + "]";
+        return "LogBatch[" + bucket + ", offsets " + baseOffset + " to " + endOffset()
+                + (stored != null ? ", stored" : "") + "]";
     }
 }

@@ -1,7 +1,9 @@
 package dev.riffle.core.scan;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import dev.riffle.core.log.CorruptLogException;
 import dev.riffle.core.log.FlussCompression;
 import dev.riffle.core.reader.StoredBatch;
 import dev.riffle.core.types.ArrowBufferBytes;
@@ -104,6 +106,24 @@ class StoredLogBatchTest {
             unread = unload(rows, FlussCompression.INSTANCE.createCodec(CodecType.ZSTD));
         }
         stored(unread).close(); // never decoded: the allocator check after the test finds nothing held
+    }
+
+    @Test
+    void aBatchThatCannotBeDecodedSaysSoAndHoldsNothing() {
+        ArrowRecordBatch compressed;
+        try (VectorSchemaRoot rows = rows()) {
+            compressed = unload(rows, FlussCompression.INSTANCE.createCodec(CodecType.ZSTD));
+        }
+        try (LogBatch batch = LogBatch.stored(new TableBucket(1L, 0), Optional.empty(), 100, 0, SCHEMA, compressed,
+                held -> {
+                    throw new CorruptLogException("bad bytes");
+                })) {
+            assertThatThrownBy(batch::root).isInstanceOf(CorruptLogException.class).hasMessage("bad bytes");
+            assertThatThrownBy(batch::root).isInstanceOf(IllegalStateException.class)
+                    .hasMessageContaining("offsets 100 to 1100").hasMessageContaining("decoding it failed");
+            assertThat(batch.stored()).isEmpty();
+            assertThat(batch.bufferBytes()).isZero();
+        }
     }
 
     private LogBatch stored(ArrowRecordBatch batch) {
