@@ -72,7 +72,7 @@ public final class PgErrors {
             };
             case UNAUTHENTICATED -> "28P01";
             case PERMISSION_DENIED -> "42501";
-            case TOO_LARGE -> "54000";
+            case TOO_LARGE -> failure.code().equals("statement_too_complex") ? "54001" : "54000";
             case UNAVAILABLE -> "53000";
             case TIMEOUT, CANCELLED -> PgException.QUERY_CANCELED;
             case INTERNAL -> "XX000";

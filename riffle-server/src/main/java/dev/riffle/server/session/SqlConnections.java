@@ -335,12 +335,29 @@ public final class SqlConnections implements AutoCloseable {
                 statement = null;
             }
             if (statement == null || statement.isClosed()) {
-                statement = connection.prepareStatement(sql);
+                statement = prepareNew(sql);
                 statements.put(key, statement);
             } else {
                 statement.clearParameters();
             }
             return statement;
+        }
+
+        /**
+         * Plans {@code sql}. Calcite plans a VALUES list whose rows need converting as a union of
+         * one row each and walks such trees recursively, so thousands of those rows (or expressions
+         * nested thousands deep) overflow the thread's stack: that is a statement too complex to
+         * plan, answered as such, not a thread dying with its request unanswered.
+         */
+        private PreparedStatement prepareNew(String sql) throws SQLException {
+            try {
+                return connection.prepareStatement(sql);
+            } catch (StackOverflowError e) {
+                throw new ServiceException(FailureKind.TOO_LARGE, "statement_too_complex", "The statement nests too"
+                        + " deeply to plan: a VALUES list of thousands of rows is planned as one union per row, and"
+                        + " so are expressions nested thousands deep. Send fewer rows per INSERT, or bind them as"
+                        + " parameters of one prepared INSERT (a JDBC batch, executemany)");
+            }
         }
 
         @Override

@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import dev.riffle.local.LocalCluster;
 import dev.riffle.local.junit.LocalClusterExtension;
 import dev.riffle.local.junit.TestNames;
+import dev.riffle.server.failure.FailureKind;
 import dev.riffle.server.failure.ServiceException;
 import dev.riffle.server.session.SqlConnections;
 import dev.riffle.sql.catalog.FlussRootSchema;
@@ -22,6 +23,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.extension.ExtendWith;
 
@@ -148,6 +150,44 @@ class SqlConnectionsIT {
             assertThat(allocator.getAllocatedMemory()).isZero();
             // The session's connection outlives the pool.
             assertThat(connection.getAdmin().listDatabases().get()).contains(db);
+        }
+    }
+
+    @Test
+    void aStatementTooDeepToPlanIsRefusedByName(LocalCluster cluster, TestNames names) throws Exception {
+        String db = names.database("deep");
+        dev.riffle.core.Riffle riffle = dev.riffle.core.Riffle.connect(cluster.clientConfig());
+        try (riffle; SqlConnections pool = SqlConnections.over(riffle, 1, Duration.ofSeconds(5),
+                StatementLimits.DEFAULT)) {
+            try (SqlConnections.Lease lease = pool.borrow()) {
+                lease.executeDdl("CREATE DATABASE " + db);
+                lease.executeDdl("CREATE TABLE " + db + ".readings (id BIGINT, reading DOUBLE)");
+            }
+            // Decimals a DOUBLE column converts: Calcite plans the rows as a union of one row each
+            // and walks it recursively, past what a small stack holds.
+            StringBuilder insert = new StringBuilder("INSERT INTO " + db + ".readings VALUES ");
+            for (int id = 0; id < 3000; id++) {
+                insert.append(id == 0 ? "" : ", ").append("(").append(id).append(", ").append(id / 2.0).append(")");
+            }
+            AtomicReference<Throwable> failure = new AtomicReference<>();
+            Thread smallStack = new Thread(null, () -> {
+                try (SqlConnections.Lease lease = pool.borrow()) {
+                    lease.prepare(insert.toString());
+                } catch (Throwable e) {
+                    failure.set(e);
+                }
+            }, "small-stack", 256 << 10);
+            smallStack.start();
+            smallStack.join();
+
+            assertThat(failure.get()).isInstanceOf(ServiceException.class)
+                    .hasMessageContaining("nests too deeply to plan").hasMessageContaining("fewer rows per INSERT");
+            assertThat(((ServiceException) failure.get()).kind()).isEqualTo(FailureKind.TOO_LARGE);
+            // The connection still plans what fits.
+            try (SqlConnections.Lease lease = pool.borrow()) {
+                assertThat(lease.prepare("INSERT INTO " + db + ".readings VALUES (1, 0.5)").executeUpdate())
+                        .isEqualTo(1);
+            }
         }
     }
 }
