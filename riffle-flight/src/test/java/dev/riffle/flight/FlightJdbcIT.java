@@ -125,6 +125,56 @@ class FlightJdbcIT {
         }
     }
 
+    /**
+     * A literal INSERT of thousands of rows (what a script or a tool's export sends, up to the
+     * server's 64 KiB statement) is written as its rows: the engine plans VALUES rows that need
+     * converting as one select per row, which failed from about 2,000 rows ("Code grows beyond
+     * 64 KB") or killed the handler thread.
+     */
+    @Test
+    void aLiteralInsertOfThousandsOfRowsIsWritten(FlightSqlServer server, TestNames names) throws Exception {
+        this.server = server;
+        String db = names.database("values");
+        int count = 3_000;
+        try (Connection sql = connect(server); Statement statement = sql.createStatement()) {
+            statement.execute("CREATE DATABASE " + db);
+            statement.execute("CREATE TABLE " + db + ".amounts (id INT, amount DECIMAL(12, 2))");
+            StringJoiner values = new StringJoiner(",");
+            BigDecimal total = BigDecimal.ZERO;
+            for (int i = 0; i < count; i++) {
+                BigDecimal amount = BigDecimal.valueOf(i * 7L + 1, 2);
+                total = total.add(amount);
+                values.add("(" + i + "," + amount.toPlainString() + ")");
+            }
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".amounts VALUES " + values)).isEqualTo(count);
+            assertThat(rows(statement.executeQuery("SELECT count(*), sum(amount), min(id), max(id) FROM " + db
+                    + ".amounts"))).containsExactly(count + "|" + total + "|0|" + (count - 1));
+
+            // Every kind of literal the direct write takes, in rows the engine would have planned too.
+            statement.execute("CREATE TABLE " + db + ".facts (id INT, d DATE, ts TIMESTAMP(3), name STRING,"
+                    + " ok BOOLEAN, ratio DOUBLE)");
+            StringJoiner facts = new StringJoiner(", ");
+            for (int i = 0; i < 500; i++) {
+                facts.add("(" + i + ", '2024-01-" + String.format("%02d", i % 28 + 1) + "', '2024-06-01 12:00:0"
+                        + i % 10 + ".250', 'n''" + i % 100 + "', " + (i % 2 == 0) + ", " + i + ".5)");
+            }
+            assertThat(statement.executeUpdate("INSERT INTO " + db + ".facts VALUES " + facts)).isEqualTo(500);
+            assertThat(rows(statement.executeQuery("SELECT count(DISTINCT name), sum(CASE WHEN ok THEN 1 ELSE 0 END),"
+                    + " sum(ratio) FROM " + db + ".facts"))).containsExactly("100|250|125000.0");
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".facts WHERE d = DATE '2024-01-28'"
+                    + " AND name LIKE 'n''%'"))).containsExactly("17");
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".facts"
+                    + " WHERE ts = TIMESTAMP '2024-06-01 12:00:09.250'"))).containsExactly("50");
+
+            // What the direct write does not take runs through the engine as before: a value out of
+            // its column's range fails naming it, and nothing is written.
+            assertThatThrownBy(() -> statement.executeUpdate("INSERT INTO " + db + ".facts (id, name) VALUES"
+                    + " (3000000000, 'too big')")).isInstanceOf(SQLException.class)
+                    .hasMessageContaining("3000000000");
+            assertThat(rows(statement.executeQuery("SELECT count(*) FROM " + db + ".facts"))).containsExactly("500");
+        }
+    }
+
     @Test
     void errorsCarryTheServersMessage(FlightSqlServer server, TestNames names) throws Exception {
         this.server = server;

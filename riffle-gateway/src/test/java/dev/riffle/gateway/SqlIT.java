@@ -159,6 +159,34 @@ class SqlIT {
         assertThat(bad.errorMessage()).contains("already exists");
     }
 
+    /**
+     * A literal INSERT of thousands of rows is written as its rows, not planned as a select per row
+     * (which failed from about 2,000 rows).
+     */
+    @Test
+    void aLiteralInsertOfThousandsOfRowsIsWritten(Api api, TestNames names) {
+        this.api = api;
+        String db = names.database("sqlvalues");
+        assertThat(sql("CREATE DATABASE " + db, null).status()).isEqualTo(200);
+        assertThat(sql("CREATE TABLE " + db + ".t (id INT, amount DECIMAL(10, 2), d DATE, PRIMARY KEY (id) NOT ENFORCED)",
+                null).status()).isEqualTo(200);
+        StringBuilder insert = new StringBuilder("INSERT INTO " + db + ".t VALUES ");
+        for (int i = 0; i < 2_000; i++) { // 54 KB: the server takes statements up to 64 KiB
+            insert.append(i == 0 ? "" : ",").append("(").append(i).append(",").append(i).append(".25,'2024-03-")
+                    .append(String.format("%02d", i % 30 + 1)).append("')");
+        }
+        Api.Response inserted = sql(insert.toString(), null);
+        assertThat(inserted.status()).as(inserted.text()).isEqualTo(200);
+        assertThat(inserted.json().get("updateCount").asLong()).isEqualTo(2_000);
+        // 0.25 * 2000 + (0 + 1 + ... + 1999)
+        assertThat(sql("SELECT count(*) AS n, sum(amount) AS total, max(d) AS latest FROM " + db + ".t", null).text())
+                .contains("\"rows\":[{\"n\":2000,\"total\":1999500.00,\"latest\":\"2024-03-30\"}]");
+        // a key written again is updated, as any upsert into a primary-key table
+        assertThat(sql("INSERT INTO " + db + ".t VALUES (7, 0.5, '2024-01-01')", null).status()).isEqualTo(200);
+        assertThat(sql("SELECT amount, d FROM " + db + ".t WHERE id = 7", null).text())
+                .contains("\"rows\":[{\"amount\":0.50,\"d\":\"2024-01-01\"}]");
+    }
+
     @Test
     void aggregateAndTextPlainBody(Api api, TestNames names) {
         String table = orders(api, names);

@@ -3,8 +3,9 @@ package dev.riffle.pgwire.session;
 import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.write.WriteNotAcknowledgedException;
-import dev.riffle.pgwire.sql.InsertRowDecoder;
+import dev.riffle.pgwire.types.PgLiteralReader;
 import dev.riffle.server.session.RequestContext;
+import dev.riffle.server.write.InsertRowDecoder;
 import dev.riffle.server.write.WriteBatch;
 import dev.riffle.sql.dialect.PublicSchema;
 import dev.riffle.sql.engine.InsertValues;
@@ -58,7 +59,7 @@ final class BatchedInserts implements AutoCloseable {
         if (table.isEmpty()) {
             return Optional.empty();
         }
-        Optional<List<GenericRow>> rows = InsertRowDecoder.of(table.get(), insert)
+        Optional<List<GenericRow>> rows = InsertRowDecoder.of(table.get(), insert, PgLiteralReader.INSTANCE)
                 .flatMap(decoder -> decoder.decode(portal.parameters()));
         if (rows.isEmpty()) {
             return Optional.empty();

@@ -80,6 +80,12 @@ public final class SqlStatements {
 
     private static SqlResult run(RequestContext request, RunningStatement running, String sql,
             List<Object> parameters, Optional<BucketOffsets> part) throws SQLException {
+        if (part.isEmpty()) {
+            Optional<SqlResult> written = LiteralInsert.run(request, running, sql, parameters);
+            if (written.isPresent()) {
+                return written.get();
+            }
+        }
         SqlConnections.Lease lease = request.session().sql().borrow(request.dialect());
         Optional<DdlStatement> ddlStatement;
         try {
@@ -271,7 +277,7 @@ public final class SqlStatements {
         requireNonNull(sql, "sql is null");
         checkLength(request, sql);
         try {
-            if (DdlParser.parse(sql).isPresent()) {
+            if (DdlParser.parse(sql).isPresent() || LiteralInsert.writesWithoutEngine(request, sql)) {
                 return StatementShape.UPDATE;
             }
         } catch (RuntimeException e) {

@@ -1,4 +1,4 @@
-package dev.riffle.pgwire.sql;
+package dev.riffle.server.write;
 
 import static java.util.Objects.requireNonNull;
 
@@ -6,7 +6,6 @@ import dev.riffle.core.exception.InvalidValueException;
 import dev.riffle.core.types.TemporalRange;
 import dev.riffle.core.values.FlussValueSink;
 import dev.riffle.core.values.ValueSink;
-import dev.riffle.pgwire.types.PgTextValueReader;
 import dev.riffle.sql.engine.InsertValues;
 import java.math.BigDecimal;
 import java.sql.Date;
@@ -27,32 +26,37 @@ import org.apache.fluss.types.RowType;
 import org.apache.fluss.types.TimestampType;
 
 /**
- * The rows of an {@link InsertValues} statement as whole Fluss rows of its table, decoded as COPY
- * decodes its lines: a string literal is read in PostgreSQL's text form for its column's type
- * ({@link PgTextValueReader}), as is a number literal for a numeric column, a bound parameter (already of the type the statement takes) is put
+ * The rows of an {@link InsertValues} statement as whole Fluss rows of its table: a literal is read
+ * by its dialect's {@link LiteralReader} for its column's type (PostgreSQL's text forms, or the ISO
+ * forms of Riffle's own dialect), a bound parameter (already of the type the statement takes) is put
  * as it is, both into the value layer's {@link FlussValueSink}, so each value is checked by the rules
- * every Riffle write follows; unlisted columns are NULL.
+ * every Riffle write follows; unlisted columns are NULL. This is how every surface writes a literal
+ * INSERT without planning it: the engine plans a VALUES row that needs a conversion as a union of
+ * one-row selects, which for thousands of rows is slow and, past a few thousand, too deep to plan.
  *
  * <p>A decoder only takes what it reads without doubt: where a statement or a value is anything
  * else (an unknown column, a required column left out, a value not of its column's type, a MAP,
- * ROW or CHAR(n) column), it answers empty and the statement runs through the SQL engine, which writes it or
+ * ROW or CHAR(n) column, a literal its reader does not take), it answers empty and the statement runs through the SQL engine, which writes it or
  * says what is wrong exactly as it does for any INSERT.
  *
  * <pre>{@code
- * InsertRowDecoder.of(tableInfo, insert).flatMap(d -> d.decode(parameters))
+ * InsertRowDecoder.of(tableInfo, insert, StandardLiteralReader.INSTANCE).flatMap(d -> d.decode(parameters))
  *     .ifPresent(rows -> batch.write(tableInfo, rows));
  * }</pre>
  */
 public final class InsertRowDecoder {
     private final InsertValues insert;
+    private final LiteralReader reader;
     private final int width;
     private final int[] positions;
     private final DataType[] types;
     private final boolean[] required;
     private final FlussValueSink[] sinks;
 
-    private InsertRowDecoder(InsertValues insert, int width, int[] positions, DataType[] types, boolean[] required) {
+    private InsertRowDecoder(InsertValues insert, LiteralReader reader, int width, int[] positions, DataType[] types,
+            boolean[] required) {
         this.insert = insert;
+        this.reader = reader;
         this.width = width;
         this.positions = positions;
         this.types = types;
@@ -63,10 +67,14 @@ public final class InsertRowDecoder {
         }
     }
 
-    /** The decoder of {@code insert}'s rows for {@code table}, when its columns are ones this decoder writes. */
-    public static Optional<InsertRowDecoder> of(TableInfo table, InsertValues insert) {
+    /**
+     * The decoder of {@code insert}'s rows for {@code table}, its literals read by {@code reader},
+     * when its columns are ones this decoder writes.
+     */
+    public static Optional<InsertRowDecoder> of(TableInfo table, InsertValues insert, LiteralReader reader) {
         requireNonNull(table, "table is null");
         requireNonNull(insert, "insert is null");
+        requireNonNull(reader, "reader is null");
         RowType rowType = table.getRowType();
         List<String> names = rowType.getFieldNames();
         List<String> columns = insert.columns().orElse(names);
@@ -86,8 +94,7 @@ public final class InsertRowDecoder {
             listed[position] = true;
             positions[i] = position;
             types[i] = rowType.getTypeAt(position);
-            if (!PgTextValueReader.readable(types[i]) || types[i].getTypeRoot() == DataTypeRoot.CHAR) {
-                // CHAR(n): the engine pads a shorter value to n, which the value layer does not
+            if (!reader.writes(types[i])) {
                 return Optional.empty();
             }
             required[i] = !types[i].isNullable() || table.getPrimaryKeys().contains(columns.get(i));
@@ -97,7 +104,7 @@ public final class InsertRowDecoder {
                 return Optional.empty();
             }
         }
-        return Optional.of(new InsertRowDecoder(insert, names.size(), positions, types, required));
+        return Optional.of(new InsertRowDecoder(insert, reader, names.size(), positions, types, required));
     }
 
     /**
@@ -133,7 +140,7 @@ public final class InsertRowDecoder {
                             return Optional.empty(); // a number into a string, boolean or date: the engine's cast
                         }
                         text = number.text();
-                        PgTextValueReader.read(text, types[i], sinks[i]);
+                        reader.read(text, types[i], sinks[i]);
                     } else if (given instanceof InsertValues.Value.Bool bool) {
                         if (types[i].getTypeRoot() != DataTypeRoot.BOOLEAN) {
                             return Optional.empty();
@@ -141,8 +148,11 @@ public final class InsertRowDecoder {
                         text = "";
                         sinks[i].booleanValue(bool.value());
                     } else if (given instanceof InsertValues.Value.Literal literal) {
+                        if (!reader.readsQuoted(types[i], literal.text())) {
+                            return Optional.empty(); // the engine casts it
+                        }
                         text = literal.text();
-                        PgTextValueReader.read(text, types[i], sinks[i]);
+                        reader.read(text, types[i], sinks[i]);
                     } else if (!put(given, types[i], sinks[i])) {
                         return Optional.empty();
                     } else {
