@@ -57,6 +57,12 @@ import org.apache.fluss.types.DataTypes;
  * mvn -q -B install -DskipTests &amp;&amp; mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="5000000 3"
  * mvn -q -B -pl riffle-bench exec:exec -Dbench.class=LakeBenchmark -Dbench.args="tiering 4500000 3"   (the first part only, 3 repetitions)
  * </pre>
+ *
+ * <p>The tiering part prints, per repetition and phase, each thread group's CPU seconds with the
+ * JIT's compile time and the GC's: tiering's path (fetch, decode, the tablet server's serving) is
+ * hot per batch rather than per row, so it compiles over several repetitions, which is why three
+ * warm-up repetitions come first ({@code -Dbench.tieringWarmups=N} for another count).
+
  */
 public final class LakeBenchmark {
     private static final int BUCKETS = 4;
@@ -90,13 +96,17 @@ public final class LakeBenchmark {
             }
             if (tieringOnly) {
                 // "tiering ROWS REPS": fresh tables per repetition, every one printed, then the medians.
-                // Repetition 0 warms the JIT up for every writer and is not counted.
+                // The first repetitions (-Dbench.tieringWarmups, 3 unless set) warm the JIT up for every
+                // writer and are not counted. One was not enough: tiering's second and third repetitions
+                // still spent 1.8 s and 1.0 s of wall time compiling (Paimon's writer alone 0.5 s, its code
+                // being the writer's alone), as the printed JIT times show; from the fourth, 0.4-0.6 s.
+                int warmups = Integer.getInteger("bench.tieringWarmups", 3);
                 List<TieringRatios> reps = new ArrayList<>();
-                for (int rep = 0; rep <= rounds; rep++) {
-                    TablePath path = TablePath.of("bench", "tiering_" + rep);
+                for (int rep = 1 - warmups; rep <= rounds; rep++) {
+                    TablePath path = TablePath.of("bench", "tiering_" + (rep + warmups));
                     create(connection, path, BoundedReadBenchmark.SCHEMA, BUCKETS);
-                    System.out.printf(Locale.ROOT, "%n%s", rep == 0 ? "Warm-up, not counted:" : "Repetition " + rep + ":");
-                    TieringRatios ratios = tieringVersusWriters(cluster, connection, path, rows, "alone_" + rep);
+                    System.out.printf(Locale.ROOT, "%n%s", rep <= 0 ? "Warm-up, not counted:" : "Repetition " + rep + ":");
+                    TieringRatios ratios = tieringVersusWriters(cluster, connection, path, rows, "alone_" + (rep + warmups));
                     if (rep > 0) {
                         reps.add(ratios);
                     }
@@ -149,8 +159,10 @@ public final class LakeBenchmark {
         double appendRate = append(connection, path, 0, rows);
         appendCpu = cpuSeconds() - appendCpu;
         double tieringCpu = cpuSeconds();
+        Map<String, Long> threadsBefore = CpuTime.threadNanos();
         TieringRun tiering = tier(cluster, path, rows);
         tieringCpu = cpuSeconds() - tieringCpu;
+        String tieringThreads = CpuTime.spent(threadsBefore, CpuTime.threadNanos(), tieringCpu);
         List<Integer> bucketRows = new ArrayList<>();
         try (Admin admin = connection.getAdmin()) {
             admin.getReadableLakeSnapshot(path).get().getTableBucketsOffset().values()
@@ -160,9 +172,11 @@ public final class LakeBenchmark {
         double aloneRate = PaimonWriterAlone.write(cluster.lakeCatalogOptions(), path, aloneName, bucketRows, Map.of());
         aloneCpu = cpuSeconds() - aloneCpu;
         double tunedCpu = cpuSeconds();
+        threadsBefore = CpuTime.threadNanos();
         double tunedRate = PaimonWriterAlone.write(cluster.lakeCatalogOptions(), path, aloneName + "_tuned", bucketRows,
                 tunedOptions());
         tunedCpu = cpuSeconds() - tunedCpu;
+        String tunedThreads = CpuTime.spent(threadsBefore, CpuTime.threadNanos(), tunedCpu);
         double tieringRate = tiering.rowsPerSecond();
         TieringRatios ratios = new TieringRatios(tieringRate / aloneRate, tieringRate / tunedRate,
                 tieringRate / appendRate, aloneCpu / tieringCpu, tunedCpu / tieringCpu, appendCpu / tieringCpu);
@@ -177,6 +191,8 @@ public final class LakeBenchmark {
         System.out.printf(Locale.ROOT, "  tiering (rounds only)                      %,12.0f rows/s   %,10.0f rows/CPU-s   (%d rounds;"
                 + " %.1f s from start to caught up, freshness 1 s included)%n", tieringRate, rows / tieringCpu,
                 tiering.rounds(), tiering.wallSeconds());
+        System.out.printf(Locale.ROOT, "  CPU s by thread, tiering (from start to caught up): %s%n", tieringThreads);
+        System.out.printf(Locale.ROOT, "  CPU s by thread, Paimon with tiering's options: %s%n", tunedThreads);
         // The machine may be shared: CPU time (this process: client and cluster) is steadier than wall time.
         System.out.printf(Locale.ROOT, "  tiering / Paimon alone %.2fx (CPU %.2fx); / Paimon with tiering's options %.2fx (CPU %.2fx);"
                 + " / append %.2fx (CPU %.2fx)%n", ratios.versusPaimon(), ratios.cpuVersusPaimon(), ratios.versusTuned(),
