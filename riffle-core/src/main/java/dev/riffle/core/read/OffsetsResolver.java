@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.rpc.FlussErrors;
+import dev.riffle.core.rpc.LeaderOffsets;
 import dev.riffle.core.rpc.ReplicaWatermarks;
 import dev.riffle.core.rpc.RetryPolicy;
 import dev.riffle.core.rpc.RetryingAdmin;
@@ -14,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -48,6 +50,16 @@ final class OffsetsResolver {
     Map<TableBucket, Long> start(StartingOffsets spec, List<ScopedBucket> scope) {
         if (spec instanceof StartingOffsets.AtTimestamp at) {
             return list(scope, new OffsetSpec.TimestampSpec(at.epochMillis()), "the start timestamp " + at.epochMillis());
+        }
+        if (spec instanceof StartingOffsets.Listed listed) {
+            Map<TableBucket, Long> given = byBucket(listed.offsets(), scope, "start");
+            for (ScopedBucket bucket : scope) {
+                if (!given.containsKey(bucket.bucket())) {
+                    throw new InvalidOffsetsException("No listed start offset for bucket " + bucket.ref() + " of "
+                            + table.getTablePath() + ", which the read covers " + scopeRefs(scope));
+                }
+            }
+            return given;
         }
         Map<TableBucket, Long> earliest = list(scope, new OffsetSpec.EarliestSpec(), "the earliest offsets");
         if (spec instanceof StartingOffsets.Explicit explicit) {
@@ -115,6 +127,12 @@ final class OffsetsResolver {
             Map<Integer, Long> found;
             try {
                 found = RETRY.call("list " + what + " of " + where, () -> {
+                    Optional<CompletableFuture<Map<Integer, Long>>> asked = LeaderOffsets.list(
+                            connection.getMetadataUpdater(), table.getTableId(), Optional.ofNullable(partitionId),
+                            entry.getValue(), spec);
+                    if (asked.isPresent()) {
+                        return asked.get().get(ATTEMPT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
+                    }
                     ListOffsetsResult offsets = entry.getKey().isPresent()
                             ? admin.listOffsets(table.getTablePath(), entry.getKey().get(), entry.getValue(), spec)
                             : admin.listOffsets(table.getTablePath(), entry.getValue(), spec);

@@ -289,6 +289,9 @@ public final class ReadBuilder {
         if (start instanceof StartingOffsets.Explicit explicit) {
             checkBuckets(explicit.offsets().keySet(), "start");
         }
+        if (start instanceof StartingOffsets.Listed listed) {
+            checkBuckets(listed.offsets().keySet(), "start");
+        }
         return with(spec.from(start));
     }
 

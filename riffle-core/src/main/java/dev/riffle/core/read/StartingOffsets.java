@@ -29,6 +29,20 @@ public sealed interface StartingOffsets {
         return new Explicit(offsets);
     }
 
+    /**
+     * Offsets listed a moment ago for every bucket the read covers (by this process: the starts a
+     * read cut into parts captured with its stops), used as they are: the earliest offsets are not
+     * listed again to check them. A bucket whose log has expired below its offset since fails the
+     * read as a log that expires while it is read does.
+     *
+     * <pre>{@code
+     * read().from(StartingOffsets.listed(part.starts())).until(StoppingOffsets.explicit(part.stops()))
+     * }</pre>
+     */
+    static StartingOffsets listed(Map<BucketRef, Long> offsets) {
+        return new Listed(offsets);
+    }
+
     enum Earliest implements StartingOffsets {
         INSTANCE
     }
@@ -37,6 +51,17 @@ public sealed interface StartingOffsets {
 
     record Explicit(Map<BucketRef, Long> offsets) implements StartingOffsets {
         public Explicit {
+            offsets = Map.copyOf(requireNonNull(offsets, "offsets is null"));
+            offsets.forEach((bucket, offset) -> {
+                if (offset < 0) {
+                    throw new InvalidOffsetsException("Start offset for bucket " + bucket + " must be >= 0, got " + offset);
+                }
+            });
+        }
+    }
+
+    record Listed(Map<BucketRef, Long> offsets) implements StartingOffsets {
+        public Listed {
             offsets = Map.copyOf(requireNonNull(offsets, "offsets is null"));
             offsets.forEach((bucket, offset) -> {
                 if (offset < 0) {

@@ -376,6 +376,44 @@ class BoundedLogReaderIT {
         assertThat(rows).containsExactly("20/2", "30/3", "40/4", "50/5", "60/6");
     }
 
+    /**
+     * Starts listed a moment ago (a read cut into parts carries them from where it was planned)
+     * read exactly as given starts do, and every bucket the read covers needs one.
+     */
+    @Test
+    void listedStartsReadAsGivenStartsAndEveryBucketNeedsOne(Connection connection, TestNames names)
+            throws Exception {
+        TablePath path = names.table("listed_starts");
+        create(connection, path, EVENTS, 1);
+        appendEvents(connection, path, 0, 20, 3);
+        List<String> rows = new ArrayList<>();
+        try (Riffle riffle = Riffle.using(connection, allocator);
+                BoundedLogReader reader = riffle.table(path).read().log().columns("amount", "id")
+                        .from(StartingOffsets.listed(Map.of(BucketRef.of(0), 2L)))
+                        .until(StoppingOffsets.explicit(Map.of(BucketRef.of(0), 7L)))
+                        .createLogReader()) {
+            while (reader.hasNext()) {
+                try (LogBatch batch = reader.next()) {
+                    for (int i = 0; i < batch.rowCount(); i++) {
+                        rows.add(batch.root().getVector(0).getObject(i) + "/" + batch.root().getVector(1).getObject(i));
+                    }
+                }
+            }
+        }
+        assertThat(rows).containsExactly("20/2", "30/3", "40/4", "50/5", "60/6");
+
+        TablePath two = names.table("listed_two");
+        create(connection, two, EVENTS, 2);
+        try (Riffle riffle = Riffle.using(connection, allocator)) {
+            assertThatThrownBy(() -> riffle.table(two).read().log()
+                    .from(StartingOffsets.listed(Map.of(BucketRef.of(0), 0L)))
+                    .until(StoppingOffsets.explicit(Map.of(BucketRef.of(0), 0L, BucketRef.of(1), 0L)))
+                    .createLogReader().close())
+                    .isInstanceOf(dev.riffle.core.exception.InvalidOffsetsException.class)
+                    .hasMessageContaining("No listed start offset for bucket 1");
+        }
+    }
+
     @Test
     void startAndStopAtTimestamps(Connection connection, TestNames names) throws Exception {
         TablePath path = names.table("by_time");
