@@ -51,23 +51,23 @@ public sealed interface StartingOffsets {
 
     record Explicit(Map<BucketRef, Long> offsets) implements StartingOffsets {
         public Explicit {
-            offsets = Map.copyOf(requireNonNull(offsets, "offsets is null"));
-            offsets.forEach((bucket, offset) -> {
-                if (offset < 0) {
-                    throw new InvalidOffsetsException("Start offset for bucket " + bucket + " must be >= 0, got " + offset);
-                }
-            });
+            offsets = copyOfValid(offsets);
         }
     }
 
     record Listed(Map<BucketRef, Long> offsets) implements StartingOffsets {
         public Listed {
-            offsets = Map.copyOf(requireNonNull(offsets, "offsets is null"));
-            offsets.forEach((bucket, offset) -> {
-                if (offset < 0) {
-                    throw new InvalidOffsetsException("Start offset for bucket " + bucket + " must be >= 0, got " + offset);
-                }
-            });
+            offsets = copyOfValid(offsets);
         }
+    }
+
+    private static Map<BucketRef, Long> copyOfValid(Map<BucketRef, Long> offsets) {
+        Map<BucketRef, Long> copy = Map.copyOf(requireNonNull(offsets, "offsets is null"));
+        copy.forEach((bucket, offset) -> {
+            if (offset < 0) {
+                throw new InvalidOffsetsException("Start offset for bucket " + bucket + " must be >= 0, got " + offset);
+            }
+        });
+        return copy;
     }
 }

@@ -386,21 +386,13 @@ class BoundedLogReaderIT {
         TablePath path = names.table("listed_starts");
         create(connection, path, EVENTS, 1);
         appendEvents(connection, path, 0, 20, 3);
-        List<String> rows = new ArrayList<>();
-        try (Riffle riffle = Riffle.using(connection, allocator);
-                BoundedLogReader reader = riffle.table(path).read().log().columns("amount", "id")
-                        .from(StartingOffsets.listed(Map.of(BucketRef.of(0), 2L)))
-                        .until(StoppingOffsets.explicit(Map.of(BucketRef.of(0), 7L)))
-                        .createLogReader()) {
-            while (reader.hasNext()) {
-                try (LogBatch batch = reader.next()) {
-                    for (int i = 0; i < batch.rowCount(); i++) {
-                        rows.add(batch.root().getVector(0).getObject(i) + "/" + batch.root().getVector(1).getObject(i));
-                    }
-                }
-            }
+        try (Riffle riffle = Riffle.using(connection, allocator)) {
+            ReadBuilder range = riffle.table(path).read().log().columns("amount", "id")
+                    .until(StoppingOffsets.explicit(Map.of(BucketRef.of(0), 7L)));
+            List<String> given = amountsAndIds(range.from(StartingOffsets.explicit(Map.of(BucketRef.of(0), 2L))));
+            assertThat(given).containsExactly("20/2", "30/3", "40/4", "50/5", "60/6");
+            assertThat(amountsAndIds(range.from(StartingOffsets.listed(Map.of(BucketRef.of(0), 2L))))).isEqualTo(given);
         }
-        assertThat(rows).containsExactly("20/2", "30/3", "40/4", "50/5", "60/6");
 
         TablePath two = names.table("listed_two");
         create(connection, two, EVENTS, 2);
@@ -412,6 +404,21 @@ class BoundedLogReaderIT {
                     .isInstanceOf(dev.riffle.core.exception.InvalidOffsetsException.class)
                     .hasMessageContaining("No listed start offset for bucket 1");
         }
+    }
+
+    /** Each row of the read's first two columns as {@code "first/second"}. */
+    private static List<String> amountsAndIds(ReadBuilder read) {
+        List<String> rows = new ArrayList<>();
+        try (BoundedLogReader reader = read.createLogReader()) {
+            while (reader.hasNext()) {
+                try (LogBatch batch = reader.next()) {
+                    for (int i = 0; i < batch.rowCount(); i++) {
+                        rows.add(batch.root().getVector(0).getObject(i) + "/" + batch.root().getVector(1).getObject(i));
+                    }
+                }
+            }
+        }
+        return rows;
     }
 
     @Test
