@@ -1,11 +1,13 @@
 package dev.riffle.server.sql;
 
 import dev.riffle.core.write.TableWrite;
+import dev.riffle.core.write.WriteNotAcknowledgedException;
 import dev.riffle.server.session.RequestContext;
 import dev.riffle.server.statement.RunningStatement;
 import dev.riffle.server.write.InsertRowDecoder;
 import dev.riffle.server.write.StandardLiteralReader;
 import dev.riffle.sql.engine.InsertValues;
+import java.sql.SQLException;
 import java.util.List;
 import java.util.Optional;
 import org.apache.fluss.metadata.TableInfo;
@@ -30,9 +32,15 @@ import org.apache.fluss.row.GenericRow;
 final class LiteralInsert {
     private LiteralInsert() {}
 
-    /** The INSERT's result once its rows are acknowledged, or empty when the engine must run it. */
+    /**
+     * The INSERT's result once its rows are acknowledged, or empty when the engine must run it.
+     *
+     * @throws SQLException when Fluss did not acknowledge every row, saying how many were and may
+     *     have been written: classified as the engine's failed INSERT is (an ACL that denies the
+     *     write stays a permission failure)
+     */
     static Optional<SqlResult> run(RequestContext request, RunningStatement running, String sql,
-            List<Object> parameters) {
+            List<Object> parameters) throws SQLException {
         Optional<Decoded> decoded = decode(request, sql, parameters);
         if (decoded.isEmpty()) {
             return Optional.empty();
@@ -44,9 +52,13 @@ final class LiteralInsert {
         TableInfo table = decoded.get().table();
         TableWrite write = request.session().handles().write(table).timeout(request.limits().requestTimeout()).open();
         write.rows(decoded.get().rows());
-        long written = write.acknowledgements().await(request.limits().requestTimeout(),
-                "rows of the INSERT into " + table.getTablePath());
-        return Optional.of(new SqlResult.Updated(written));
+        try {
+            long written = write.acknowledgements().await(request.limits().requestTimeout(),
+                    "rows of the INSERT into " + table.getTablePath());
+            return Optional.of(new SqlResult.Updated(written));
+        } catch (WriteNotAcknowledgedException e) {
+            throw new SQLException(e.getMessage(), e);
+        }
     }
 
     /**
