@@ -4,7 +4,6 @@ import static java.util.Objects.requireNonNull;
 
 import dev.riffle.core.exception.InvalidOffsetsException;
 import dev.riffle.core.rpc.FlussErrors;
-import dev.riffle.core.rpc.LeaderOffsets;
 import dev.riffle.core.rpc.ReplicaWatermarks;
 import dev.riffle.core.rpc.RetryPolicy;
 import dev.riffle.core.rpc.RetryingAdmin;
@@ -15,7 +14,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -127,12 +125,6 @@ final class OffsetsResolver {
             Map<Integer, Long> found;
             try {
                 found = RETRY.call("list " + what + " of " + where, () -> {
-                    Optional<CompletableFuture<Map<Integer, Long>>> asked = LeaderOffsets.list(
-                            connection.getMetadataUpdater(), table.getTableId(), Optional.ofNullable(partitionId),
-                            entry.getValue(), spec);
-                    if (asked.isPresent()) {
-                        return asked.get().get(ATTEMPT_TIMEOUT_SECONDS, TimeUnit.SECONDS);
-                    }
                     ListOffsetsResult offsets = entry.getKey().isPresent()
                             ? admin.listOffsets(table.getTablePath(), entry.getKey().get(), entry.getValue(), spec)
                             : admin.listOffsets(table.getTablePath(), entry.getValue(), spec);
